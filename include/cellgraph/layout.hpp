@@ -1,0 +1,73 @@
+// The compiled layout: what the backends walk. Vertices are sorted by degree, descending
+// (hubs globally first, the rest within windows so locality survives, as in SELL-C-sigma) and
+// grouped in slices of 32, one warp each.
+//
+//   ordinary slice s: neighbor k of lane i sits at slice_begin[s] + k * 32 + i, padded to the
+//                     slice's width with the null cell (column-major: a warp's loads coalesce)
+//   hub slice s:      its 32 vertices (hubs) are walked by a whole warp each; vertex v's list
+//                     is row-major at [hub_row_begin[v], hub_row_begin[v + 1])
+//
+// State cells: [0, num_vertices) the updated vertices in layout order, then the halo (cells
+// copied from other parts), then the null cell (always state 0: padding reads it) and the
+// boundary cell (the boundary value).
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "cellgraph/aligned.hpp"
+#include "cellgraph/graph.hpp"
+
+namespace cellgraph {
+
+inline constexpr std::uint32_t kSliceWidth = 32;
+
+struct CompileOptions {
+  std::uint32_t sort_window = 1u << 12;  // sigma: vertices sorted by degree within windows
+  // Vertices of at least this degree are hubs. 0: automatic (see compile()).
+  std::uint32_t hub_degree = 0;
+};
+
+struct Layout {
+  std::uint32_t num_vertices = 0;  // updated (owned) vertices
+  std::uint32_t num_halo = 0;      // read-only copies of other parts' vertices
+  std::uint32_t num_hub_slices = 0;
+  std::uint32_t hub_degree = 0;    // the threshold used
+  bool slotted = false;            // slot k of a list = stencil offset k (grids)
+
+  std::vector<std::uint64_t> slice_begin;   // num_slices() + 1
+  std::vector<std::uint32_t> slice_width;   // longest list in the slice
+  std::vector<std::uint64_t> hub_row_begin; // hub vertices + 1 (offsets into neighbors)
+  std::vector<std::uint32_t> degree;        // per local vertex
+  AlignedArray<std::uint32_t> neighbors;    // local cell ids
+
+  std::vector<VertexId> local_to_user;  // num_vertices + num_halo
+  std::vector<std::uint32_t> user_to_local;
+
+  std::uint32_t num_slices() const { return static_cast<std::uint32_t>(slice_width.size()); }
+  std::uint32_t num_cells() const { return num_vertices + num_halo; }
+  std::uint32_t null_cell() const { return num_cells(); }
+  std::uint32_t boundary_cell() const { return num_cells() + 1; }
+  // Length of every state array: the cells, the null and the boundary cell.
+  std::uint32_t state_length() const { return num_cells() + 2; }
+};
+
+// Compiles a graph. Every vertex of `g` is owned (no halo). Automatic hub threshold: a vertex
+// is a hub when its degree is at least max(256, 16 x the mean degree).
+Layout compile(const Graph& g, const CompileOptions& options = {});
+
+struct LayoutReport {
+  std::uint32_t vertices = 0;
+  std::uint64_t edges = 0;        // real list entries (boundary slots included)
+  std::uint64_t stored = 0;       // stored entries, padding included
+  std::uint32_t slices = 0, hub_slices = 0, hub_vertices = 0;
+  std::uint32_t min_degree = 0, max_degree = 0;
+  double padding_overhead = 0;    // stored / edges - 1
+  // (degree, count); with many distinct degrees, (2^k, count of degrees in [2^k, 2^(k+1))).
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> degree_histogram;
+  bool histogram_bucketed = false;
+  std::uint64_t bytes = 0;        // neighbors + degree + slice tables
+};
+LayoutReport report(const Layout& layout);
+
+}  // namespace cellgraph

@@ -1,0 +1,73 @@
+// The model concept. A model's rule is written once, as CG_HD code, and every backend compiles
+// it. A model is a small struct of parameters with:
+//
+//   using Vars = Variables<T0, T1, ...>;   // state variables, one struct-of-arrays array each
+//   using Acc = ...;                       // what the neighbors fold into
+//   Acc init() const;
+//   void gather(Acc&, const CellRead<Vars>& neighbor, std::uint32_t slot) const;
+//   void combine(Acc&, const Acc&) const;  // merges partial folds (hubs walked by a warp)
+//   void apply(const CellRead<Vars>& self, const Acc&, CellWrite<Vars>& out,
+//              const CellContext&) const;   // must write every variable of `out`
+//   std::uint32_t num_states() const;      // states of variable 0, for censuses and images
+//
+// gather() is called once per neighbor in list order (for grids, slot k = stencil offset k)
+// and never for padding. Synchronous models read the current buffer and write the next one.
+#pragma once
+#include <cstdint>
+#include <tuple>
+
+#include "cellgraph/aligned.hpp"
+#include "cellgraph/hd.hpp"
+
+namespace cellgraph {
+
+template <class... T>
+struct Variables {
+  static constexpr int count = sizeof...(T);
+  template <int I>
+  using type = std::tuple_element_t<I, std::tuple<T...>>;
+  using Arrays = std::tuple<AlignedArray<T>...>;  // host storage of one buffer
+};
+
+// Raw pointers to the arrays of one buffer: all a kernel needs to reach the state.
+template <class Vars>
+struct StateRef {
+  void* var[Vars::count];
+  template <int I>
+  CG_HD typename Vars::template type<I>* get() const {
+    return static_cast<typename Vars::template type<I>*>(var[I]);
+  }
+};
+
+template <class Vars>
+struct CellRead {
+  StateRef<Vars> state;
+  std::uint32_t index;
+};
+
+template <class Vars>
+struct CellWrite {
+  StateRef<Vars> state;
+  std::uint32_t index;
+};
+
+template <int I, class Vars>
+CG_HD inline typename Vars::template type<I> get(const CellRead<Vars>& c) {
+  return c.state.template get<I>()[c.index];
+}
+
+template <int I, class Vars>
+CG_HD inline void set(CellWrite<Vars>& c, typename Vars::template type<I> value) {
+  c.state.template get<I>()[c.index] = value;
+}
+
+// What a cell's update may know beyond its neighborhood. `vertex` is the user's (global) id,
+// the same on every backend and partitioning: random numbers are keyed by it.
+struct CellContext {
+  std::uint64_t seed;
+  std::uint32_t step;
+  std::uint32_t vertex;
+  std::uint32_t degree;  // neighbors gathered
+};
+
+}  // namespace cellgraph

@@ -1,0 +1,41 @@
+// One model on one compiled layout and one backend, behind a type-erased interface so the CLI
+// and the observers need not know the model's type. States cross this interface in user ids.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cellgraph/layout.hpp"
+
+namespace cellgraph {
+
+enum class BackendKind { cpu, cuda };
+
+struct SimulationOptions {
+  BackendKind backend = BackendKind::cpu;
+  std::uint64_t seed = 0;
+  std::uint32_t boundary_value = 0;  // the boundary cell's state (fixed boundaries)
+  int threads = 0;                   // CPU threads; 0: all
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  virtual std::string backend_name() const = 0;
+  virtual const Layout& layout() const = 0;
+  // States of variable 0 (0 when it is not discrete), for censuses and images.
+  virtual std::uint32_t num_states() const = 0;
+
+  virtual void advance(std::uint64_t steps) = 0;
+  virtual std::uint64_t step() const = 0;
+
+  // Vertices per state of variable 0, over the updated vertices; states >= num_states() are
+  // counted in the last entry.
+  virtual std::vector<std::uint64_t> census() const = 0;
+  // Variable 0 of every vertex, in user ids.
+  virtual std::vector<std::uint32_t> states() const = 0;
+  virtual void set_states(const std::vector<std::uint32_t>& user_order) = 0;
+};
+
+}  // namespace cellgraph

@@ -1,0 +1,23 @@
+// Synthetic graphs for benchmarks, reproducible from a seed (Philox keyed by the seed).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "cellgraph/graph.hpp"
+
+namespace cellgraph {
+
+// A random geometric graph: n points uniform in the unit square, joined when closer than the
+// radius that gives `mean_degree` on average; vertices numbered along rows of bins so that
+// neighbors have near ids, as in a mesh file. Planar-like, degrees Poisson around the mean.
+Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t seed);
+
+// Graph500's Kronecker (R-MAT) graph: 2^scale vertices, edge_factor * 2^scale edges drawn
+// with a = 0.57, b = c = 0.19, vertex ids permuted; symmetrised, loops and duplicates dropped.
+// Heavy-tailed degrees: hubs.
+Graph rmat_graph(int scale, int edge_factor, std::uint64_t seed);
+
+// "rgg:N[:mean_degree]" or "rmat:SCALE[:edge_factor]". Throws Error for anything else.
+Graph generate_graph(const std::string& spec, std::uint64_t seed);
+
+}  // namespace cellgraph

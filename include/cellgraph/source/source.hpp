@@ -1,0 +1,41 @@
+// One place that turns the user's choice of source into the canonical graph plus, for grids
+// and patterns, what outputs need to know (grid shape, the pattern's rule).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cellgraph/graph.hpp"
+#include "cellgraph/source/graph_file.hpp"
+#include "cellgraph/source/grid.hpp"
+#include "cellgraph/source/pattern.hpp"
+
+namespace cellgraph {
+
+struct SourceSpec {
+  std::string grid;                     // "512x512"; empty: no grid unless a pattern names one
+  std::string neighborhood = "moore";
+  std::string boundary = "periodic";
+  std::string graph_file;
+  GraphReadOptions graph_options;
+  std::string pattern_file;             // 2D grids only
+  std::string generator;                // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]"
+  std::uint64_t generator_seed = 1;
+};
+
+struct Source {
+  Graph graph;
+  std::optional<GridSpec> grid;
+  std::optional<Pattern> pattern;
+  std::string description;  // "grid 512x512 moore periodic", "graph 4elt.graph"
+};
+
+// Throws Error for contradictory choices (a grid and a graph file, a pattern on a graph, ...).
+Source load_source(const SourceSpec& spec);
+
+// Random initial state: each vertex live (state 1) with probability `density`, decided by
+// Philox keyed by (seed, user id), so every backend and partitioning starts alike.
+std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double density, std::uint64_t seed);
+
+}  // namespace cellgraph

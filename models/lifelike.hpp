@@ -1,0 +1,50 @@
+// Life-like rules in B/S notation and Generations rules (dying states), on any graph: a cell
+// counts its live neighbors (state 1), whatever their number.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "cellgraph/model.hpp"
+
+namespace cellgraph::models {
+
+struct LifeLike {
+  using Vars = Variables<std::uint8_t>;
+  using Acc = std::uint32_t;  // live neighbors
+
+  std::uint64_t birth = 0;    // bit c: a dead cell with c live neighbors is born
+  std::uint64_t survive = 0;  // bit c: a live cell with c live neighbors survives
+  std::uint32_t states = 2;   // Generations: a live cell that does not survive dies through
+                              // states 2 .. states-1; 2 for plain Life-like rules
+
+  std::uint32_t num_states() const { return states; }
+
+  CG_HD Acc init() const { return 0; }
+  CG_HD void gather(Acc& live, const CellRead<Vars>& neighbor, std::uint32_t) const {
+    live += get<0>(neighbor) == 1;
+  }
+  CG_HD void combine(Acc& live, const Acc& more) const { live += more; }
+  CG_HD void apply(const CellRead<Vars>& self, const Acc& live, CellWrite<Vars>& out,
+                   const CellContext&) const {
+    const std::uint8_t s = get<0>(self);
+    const std::uint64_t count_bit = live < 64 ? std::uint64_t(1) << live : 0;
+    std::uint8_t next;
+    if (s == 0)
+      next = (birth & count_bit) ? 1 : 0;
+    else if (s == 1)
+      next = (survive & count_bit) ? 1 : (states > 2 ? 2 : 0);
+    else
+      next = s + 1u < states ? std::uint8_t(s + 1) : 0;
+    set<0>(out, next);
+  }
+};
+
+// Parses "B3/S23", "S23/B3", "23/3" (S/B), Generations "B2/S/C3", "/2/3", "345/3/6" (S/B/C),
+// counts above 9 as comma lists ("B3,10/S2,3"), and names: life, highlife, seeds, daynight,
+// briansbrain. Case-insensitive. Throws Error for anything else.
+LifeLike parse_lifelike_rule(const std::string& text);
+
+// Golly's spelling: "B3/S23", or "S/B/C" ("/2/3") for Generations rules.
+std::string rule_string(const LifeLike& rule);
+
+}  // namespace cellgraph::models

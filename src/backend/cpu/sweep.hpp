@@ -1,0 +1,48 @@
+// The CPU reference: one synchronous step over the compiled layout, slice by slice, with the
+// model's own gather/apply. Every GPU kernel is tested against this.
+#pragma once
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cellgraph/layout.hpp"
+#include "cellgraph/model.hpp"
+
+namespace cellgraph::cpu {
+
+// The vertex's neighbor cells in list order: row-major for hubs, column-major otherwise.
+template <class Visit>
+void for_each_neighbor(const Layout& L, std::uint32_t slice, std::uint32_t v, Visit visit) {
+  const std::uint32_t* nb = L.neighbors.data();
+  if (slice < L.num_hub_slices) {
+    for (std::uint64_t at = L.hub_row_begin[v], k = 0; k < L.degree[v]; ++at, ++k) visit(nb[at], k);
+  } else {
+    const std::uint64_t column = L.slice_begin[slice] + (v - slice * kSliceWidth);
+    for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(nb[column + std::uint64_t(k) * kSliceWidth], k);
+  }
+}
+
+template <class Model>
+void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
+           StateRef<typename Model::Vars> next, std::uint64_t seed, std::uint32_t step,
+           int threads) {
+  using Vars = typename Model::Vars;
+  const std::int64_t slices = L.num_slices();
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+  for (std::int64_t s = 0; s < slices; ++s) {
+    const std::uint32_t first = std::uint32_t(s) * kSliceWidth;
+    const std::uint32_t last = std::min(L.num_vertices, first + kSliceWidth);
+    for (std::uint32_t v = first; v < last; ++v) {
+      typename Model::Acc acc = model.init();
+      for_each_neighbor(L, std::uint32_t(s), v, [&](std::uint32_t cell, std::uint32_t slot) {
+        model.gather(acc, CellRead<Vars>{current, cell}, slot);
+      });
+      CellWrite<Vars> out{next, v};
+      model.apply(CellRead<Vars>{current, v}, acc, out,
+                  CellContext{seed, step, L.local_to_user[v], L.degree[v]});
+    }
+  }
+}
+
+}  // namespace cellgraph::cpu

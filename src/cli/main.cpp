@@ -1,0 +1,51 @@
+// cellgraph: cellular automata on graphs and grids. Library errors become a message on stderr
+// and exit status 1; bad usage exits with 2.
+#include <exception>
+#include <iostream>
+#include <map>
+
+#include "cellgraph/error.hpp"
+#include "src/cli/cli.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: cellgraph COMMAND [options]   (cellgraph COMMAND --help for its options)\n"
+    "\n"
+    "commands:\n"
+    "  run       run a model on a grid, pattern or graph file and write statistics and pictures\n"
+    "  compile   compile a source to the sliced neighbor-list layout and report on it\n"
+    "  bench     measure cell updates per second on standard grids and graphs\n"
+    "  models    list the registered models and their parameters\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace cellgraph::cli;
+  const std::map<std::string, int (*)(const Args&)> commands = {
+      {"run", run_command}, {"compile", compile_command}, {"bench", bench_command}, {"models", models_command}};
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  auto it = commands.find(command);
+  if (it == commands.end()) {
+    std::cerr << "cellgraph: unknown command '" << command << "'\n\n" << kUsage;
+    return 2;
+  }
+  try {
+    return it->second(Args(argv + 2, argv + argc));
+  } catch (const cellgraph::Error& e) {
+    std::cerr << "cellgraph " << command << ": error: " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "cellgraph " << command << ": error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "cellgraph " << command << ": internal error: " << e.what() << "\n";
+  }
+  return 1;
+}

@@ -1,0 +1,170 @@
+#include <fstream>
+#include <iostream>
+
+#include "cellgraph/error.hpp"
+#include "src/cli/cli.hpp"
+
+namespace cellgraph::cli {
+namespace {
+
+// INI files mirror the flags: "key = value" per line, '#' or ';' comments, [sections] ignored
+// (so one file can hold several commands' settings). Each line is parsed on its own so that
+// errors name it.
+void read_config(const std::string& path, const po::options_description& desc, po::variables_map& vm) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open config file " + path);
+  std::string line;
+  std::vector<po::option> collected;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#' || line[first] == ';' || line[first] == '[')
+      continue;
+    auto eq = line.find('=');
+    if (eq == std::string::npos) throw ParseError(path, number, "expected 'key = value'");
+    auto trim = [](std::string s) {
+      s.erase(0, s.find_first_not_of(" \t\r"));
+      s.erase(s.find_last_not_of(" \t\r") + 1);
+      return s;
+    };
+    std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    if (key == "config") throw ParseError(path, number, "config files cannot include others");
+    try {
+      po::variables_map one;
+      po::store(po::command_line_parser(Args{"--" + key + "=" + value}).options(desc).run(), one);
+    } catch (const po::error& e) {
+      throw ParseError(path, number, e.what());
+    }
+    collected.push_back(po::option(key, {value}));
+  }
+  // Flags given on the command line are already stored and win over the file.
+  po::parsed_options parsed(&desc);
+  parsed.options = collected;
+  po::store(parsed, vm);
+}
+
+}  // namespace
+
+bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
+                   po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    if (vm.count("help")) {
+      std::cout << usage << "\n\n" << desc << "\n";
+      return false;
+    }
+    if (desc.find_nothrow("config", false) && vm.count("config"))
+      read_config(vm["config"].as<std::string>(), desc, vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw Error(e.what());
+  }
+  return true;
+}
+
+po::options_description source_options() {
+  po::options_description d("Source (one of --grid/--pattern or --graph)");
+  d.add_options()
+      ("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")
+      ("neighborhood", po::value<std::string>()->default_value("moore"),
+       "grid stencil: moore[:r], vonneumann[:r], hex (2D), custom:dx,dy[,dz];... "
+       "(slot k of a cell = k-th offset; moore/vonneumann list offsets in raster order)")
+      ("boundary", po::value<std::string>()->default_value("periodic"),
+       "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored)")
+      ("pattern", po::value<std::string>(),
+       "initial pattern for a 2D grid: Golly RLE, Life 1.05/1.06, placed as Golly places it "
+       "on a bounded grid; its rule is used unless --rule is given")
+      ("graph", po::value<std::string>(),
+       "graph file: METIS .graph, Matrix Market .mtx, or an edge list")
+      ("generate", po::value<std::string>(),
+       "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like) or "
+       "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs); seeded by --graph-seed")
+      ("graph-seed", po::value<std::uint64_t>()->default_value(1), "seed of --generate")
+      ("format", po::value<std::string>()->default_value("auto"),
+       "graph file format: auto, metis, mtx, edges")
+      ("base", po::value<int>()->default_value(-1),
+       "edge-list vertex numbering: 0, 1, or -1 to detect (0 if any id is 0)");
+  return d;
+}
+
+SourceSpec source_spec(const po::variables_map& vm) {
+  SourceSpec s;
+  if (vm.count("grid")) s.grid = vm["grid"].as<std::string>();
+  s.neighborhood = vm["neighborhood"].as<std::string>();
+  s.boundary = vm["boundary"].as<std::string>();
+  if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
+  if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
+  if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
+  s.generator_seed = vm["graph-seed"].as<std::uint64_t>();
+  const std::string format = vm["format"].as<std::string>();
+  if (format == "auto") s.graph_options.format = GraphFormat::automatic;
+  else if (format == "metis") s.graph_options.format = GraphFormat::metis;
+  else if (format == "mtx") s.graph_options.format = GraphFormat::matrix_market;
+  else if (format == "edges") s.graph_options.format = GraphFormat::edge_list;
+  else throw Error("--format must be auto, metis, mtx or edges, not '" + format + "'");
+  s.graph_options.edge_list_base = vm["base"].as<int>();
+  if (s.graph_options.edge_list_base < -1 || s.graph_options.edge_list_base > 1)
+    throw Error("--base must be 0, 1 or -1");
+  return s;
+}
+
+po::options_description layout_options() {
+  po::options_description d("Compiled layout");
+  d.add_options()
+      ("sort-window", po::value<std::uint32_t>()->default_value(CompileOptions{}.sort_window),
+       "vertices are sorted by degree within windows of this many (locality vs padding)")
+      ("hub-degree", po::value<std::uint32_t>()->default_value(0),
+       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)");
+  return d;
+}
+
+CompileOptions compile_options(const po::variables_map& vm) {
+  CompileOptions o;
+  o.sort_window = vm["sort-window"].as<std::uint32_t>();
+  o.hub_degree = vm["hub-degree"].as<std::uint32_t>();
+  if (o.sort_window == 0) throw Error("--sort-window must be at least 1");
+  return o;
+}
+
+po::options_description model_options() {
+  po::options_description d("Model");
+  d.add_options()
+      ("model", po::value<std::string>()->default_value("lifelike"), "model name (see `cellgraph models`)")
+      ("rule", po::value<std::string>(), "the model's rule (lifelike: B3/S23, /2/3, highlife, ...)")
+      ("param", po::value<std::vector<std::string>>()->composing(), "model parameter NAME=VALUE (repeatable)");
+  return d;
+}
+
+models::Params model_params(const po::variables_map& vm) {
+  models::Params p;
+  if (vm.count("param"))
+    for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not '" + kv + "'");
+      p[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+  if (vm.count("rule")) p["rule"] = vm["rule"].as<std::string>();
+  return p;
+}
+
+po::options_description backend_options() {
+  po::options_description d("Backend");
+  d.add_options()
+      ("backend", po::value<std::string>()->default_value("cpu"), "cpu, cuda, or auto (cuda when there is a GPU)")
+      ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed (initial fill, random models)");
+  return d;
+}
+
+SimulationOptions simulation_options(const po::variables_map& vm) {
+  SimulationOptions o;
+  const std::string backend = vm["backend"].as<std::string>();
+  if (backend == "cpu" || backend == "auto") o.backend = BackendKind::cpu;
+  else if (backend == "cuda") o.backend = BackendKind::cuda;
+  else throw Error("--backend must be cpu, cuda or auto, not '" + backend + "'");
+  o.threads = vm["threads"].as<int>();
+  if (o.threads < 0) throw Error("--threads must be 0 or more");
+  o.seed = vm["seed"].as<std::uint64_t>();
+  return o;
+}
+
+}  // namespace cellgraph::cli

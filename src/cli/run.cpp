@@ -1,0 +1,151 @@
+// cellgraph run: source -> compiled layout -> backend steps -> observers and outputs.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/png.hpp"
+#include "cellgraph/output/progress.hpp"
+#include "cellgraph/output/state_file.hpp"
+#include "cellgraph/output/stats_csv.hpp"
+#include "src/cli/cli.hpp"
+
+namespace cellgraph::cli {
+namespace {
+
+po::options_description run_options() {
+  po::options_description d("cellgraph run");
+  d.add_options()("help,h", "show this help")(
+      "config", po::value<std::string>(), "INI file of these options (key = value); flags override it");
+  d.add(source_options()).add(model_options()).add(backend_options()).add(layout_options());
+  po::options_description init("Initial state (one of)");
+  init.add_options()
+      ("fill", po::value<double>(), "random: each cell live (state 1) with this probability, keyed by --seed")
+      ("states", po::value<std::string>(), "per-vertex state file: one integer per line, in user ids");
+  po::options_description out("Steps and outputs");
+  out.add_options()
+      ("steps", po::value<std::uint64_t>()->default_value(100), "steps to run")
+      ("stats", po::value<std::string>(), "CSV of the population per state (step,state_0,state_1,...)")
+      ("stats-every", po::value<std::uint64_t>()->default_value(1), "statistics every K steps (and the last)")
+      ("png", po::value<std::string>(), "PNG of the final state (2D grids)")
+      ("png-scale", po::value<int>()->default_value(1), "pixels per cell in the PNG")
+      ("rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")
+      ("states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")
+      ("progress", po::bool_switch(), "show a progress line even when stderr is not a terminal");
+  d.add(init).add(out);
+  return d;
+}
+
+struct Outputs {
+  std::string stats, png, rle, states;
+  int png_scale = 1;
+};
+
+// Contradictions are found before any work is done.
+void check_outputs(const Outputs& o, const Source& source) {
+  const bool grid2d = source.grid && source.grid->dims == 2;
+  if (!o.png.empty() && !grid2d) throw Error("--png needs a 2D grid source");
+  if (!o.rle.empty() && !grid2d) throw Error("--rle needs a 2D grid source");
+  if (o.png_scale < 1 || o.png_scale > 64) throw Error("--png-scale must be from 1 to 64");
+}
+
+std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Source& source,
+                                          std::uint64_t seed) {
+  const int given = int(vm.count("fill")) + int(vm.count("states")) + int(source.pattern.has_value());
+  if (given > 1) throw Error("choose one initial state: --fill, --states or --pattern");
+  const std::uint32_t n = source.graph.num_vertices();
+  if (source.pattern) {
+    std::uint64_t dropped = 0;
+    auto states = place_pattern(*source.pattern, *source.grid, &dropped);
+    if (dropped) std::cerr << "cellgraph run: " << dropped << " pattern cells fall outside the grid and are dropped\n";
+    return states;
+  }
+  if (vm.count("states")) return read_state_file(vm["states"].as<std::string>(), n);
+  if (vm.count("fill")) return random_fill(n, vm["fill"].as<double>(), seed);
+  return std::vector<std::uint32_t>(n, 0);
+}
+
+std::vector<StatsWriter::Value> as_values(const std::vector<std::uint64_t>& counts) {
+  return {counts.begin(), counts.end()};
+}
+
+std::vector<std::string> state_columns(std::uint32_t num_states) {
+  std::vector<std::string> names;
+  for (std::uint32_t s = 0; s < std::max(1u, num_states); ++s) names.push_back("state_" + std::to_string(s));
+  return names;
+}
+
+}  // namespace
+
+int run_command(const Args& args) {
+  po::variables_map vm;
+  if (!parse_options(args, run_options(), "usage: cellgraph run SOURCE [options]", vm)) return 0;
+
+  Outputs outputs;
+  if (vm.count("stats")) outputs.stats = vm["stats"].as<std::string>();
+  if (vm.count("png")) outputs.png = vm["png"].as<std::string>();
+  if (vm.count("rle")) outputs.rle = vm["rle"].as<std::string>();
+  if (vm.count("states-out")) outputs.states = vm["states-out"].as<std::string>();
+  outputs.png_scale = vm["png-scale"].as<int>();
+  const std::uint64_t steps = vm["steps"].as<std::uint64_t>();
+  const std::uint64_t every = vm["stats-every"].as<std::uint64_t>();
+  if (every == 0) throw Error("--stats-every must be at least 1");
+
+  Source source = load_source(source_spec(vm));
+  check_outputs(outputs, source);
+  const models::ModelInfo& model = models::find_model(vm["model"].as<std::string>());
+  models::Params params = model_params(vm);
+  if (!params.count("rule") && source.pattern && !source.pattern->rule.empty())
+    params["rule"] = source.pattern->rule;
+
+  SimulationOptions options = simulation_options(vm);
+  if (source.grid) options.boundary_value = source.grid->boundary.value;
+  auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
+  std::unique_ptr<Simulation> sim = model.make(params, layout, options);
+  sim->set_states(initial_states(vm, source, options.seed));
+
+  std::unique_ptr<StatsWriter> stats;
+  if (!outputs.stats.empty()) {
+    stats = std::make_unique<StatsWriter>(outputs.stats, state_columns(sim->num_states()));
+    stats->row(0, as_values(sim->census()));
+  }
+  Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
+  const auto start = std::chrono::steady_clock::now();
+  while (sim->step() < steps) {
+    sim->advance(std::min(every, steps - sim->step()));
+    if (stats) stats->row(sim->step(), as_values(sim->census()));
+    progress.update(sim->step());
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.finish();
+
+  if (stats) stats->finish();
+  if (!outputs.png.empty() || !outputs.rle.empty() || !outputs.states.empty()) {
+    const std::vector<std::uint32_t> final_states = sim->states();
+    if (!outputs.png.empty())
+      write_grid_png(outputs.png, final_states, source.grid->size[0], source.grid->size[1],
+                     sim->num_states(), outputs.png_scale);
+    if (!outputs.rle.empty()) {
+      AtomicFile file(outputs.rle);
+      write_rle(file.stream(), final_states, *source.grid, model.rule_text ? model.rule_text(params) : "",
+                sim->num_states());
+      file.commit();
+    }
+    if (!outputs.states.empty()) write_state_file(outputs.states, final_states);
+  }
+
+  const auto census = sim->census();
+  std::cout << "ran " << steps << " steps of " << model.name
+            << (model.rule_text ? " " + model.rule_text(params) : std::string()) << " on "
+            << source.description << " (" << layout->num_vertices << " cells) on "
+            << sim->backend_name() << " in " << seconds << " s";
+  if (seconds > 0) std::cout << ": " << double(steps) * layout->num_vertices / seconds << " cell updates/s";
+  std::cout << "; population";
+  for (std::size_t s = 1; s < census.size(); ++s) std::cout << (s > 1 ? "," : " ") << census[s];
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace cellgraph::cli

@@ -1,0 +1,135 @@
+// Canonical CSR -> compiled layout (see layout.hpp for the shape).
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/layout.hpp"
+
+namespace cellgraph {
+namespace {
+
+std::uint32_t automatic_hub_degree(const Graph& g) {
+  const double mean = g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
+  return static_cast<std::uint32_t>(std::max(256.0, 16.0 * mean));
+}
+
+// Hubs (rounded up to whole slices) globally first, by degree descending; the rest sorted by
+// degree descending within windows of `window` vertices, so that neighbors stay near.
+std::vector<VertexId> degree_order(const Graph& g, std::uint32_t hub_degree,
+                                   std::uint32_t window, std::uint32_t* num_hubs) {
+  const VertexId n = g.num_vertices();
+  std::vector<VertexId> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  auto by_degree = [&](VertexId a, VertexId b) { return g.degree(a) > g.degree(b); };
+
+  std::uint32_t hubs = 0;
+  for (VertexId v = 0; v < n; ++v) hubs += g.degree(v) >= hub_degree;
+  if (hubs > 0) {
+    hubs = std::min<std::uint32_t>(n, (hubs + kSliceWidth - 1) / kSliceWidth * kSliceWidth);
+    std::stable_sort(order.begin(), order.end(), by_degree);
+    std::sort(order.begin() + hubs, order.end());  // the rest back in their own order
+  }
+  for (std::uint64_t begin = hubs; begin < n; begin += window) {
+    auto end = order.begin() + std::min<std::uint64_t>(n, begin + window);
+    std::stable_sort(order.begin() + begin, end, by_degree);
+  }
+  *num_hubs = hubs;
+  return order;
+}
+
+}  // namespace
+
+Layout compile(const Graph& g, const CompileOptions& options) {
+  check_graph(g, "compile");
+  if (options.sort_window == 0) throw Error("the sort window must be at least 1");
+  const VertexId n = g.num_vertices();
+  if (n >= 0xFFFFFFFDu) throw Error("too many vertices for 32-bit cell ids");
+
+  Layout L;
+  L.num_vertices = n;
+  L.slotted = g.slotted;
+  L.hub_degree = options.hub_degree ? options.hub_degree : automatic_hub_degree(g);
+  std::uint32_t num_hubs = 0;
+  L.local_to_user = degree_order(g, L.hub_degree, options.sort_window, &num_hubs);
+  L.user_to_local.resize(n);
+  for (VertexId local = 0; local < n; ++local) L.user_to_local[L.local_to_user[local]] = local;
+  L.degree.resize(n);
+  for (VertexId local = 0; local < n; ++local) L.degree[local] = g.degree(L.local_to_user[local]);
+
+  const std::uint32_t slices = (n + kSliceWidth - 1) / kSliceWidth;
+  L.num_hub_slices = (num_hubs + kSliceWidth - 1) / kSliceWidth;
+  L.slice_begin.resize(slices + 1);
+  L.slice_width.resize(slices);
+  L.hub_row_begin.resize(std::size_t(num_hubs) + 1);
+
+  // Sizes first: hub rows are packed, then padded so ordinary slices start on 32 entries.
+  std::uint64_t at = 0;
+  for (std::uint32_t s = 0; s < slices; ++s) {
+    const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
+    std::uint32_t width = 0;
+    for (VertexId v = first; v < last; ++v) width = std::max(width, L.degree[v]);
+    L.slice_width[s] = width;
+    L.slice_begin[s] = at;
+    if (s < L.num_hub_slices) {
+      for (VertexId v = first; v < last; ++v) L.hub_row_begin[v] = at, at += L.degree[v];
+      if (s + 1 == L.num_hub_slices) {
+        L.hub_row_begin[last] = at;
+        at = (at + kSliceWidth - 1) / kSliceWidth * kSliceWidth;
+      }
+    } else {
+      at += std::uint64_t(width) * kSliceWidth;
+    }
+  }
+  L.slice_begin[slices] = at;
+
+  L.neighbors = AlignedArray<std::uint32_t>(at);
+  std::fill(L.neighbors.begin(), L.neighbors.end(), L.null_cell());
+  auto local_id = [&](VertexId user) {
+    return user == kBoundaryVertex ? L.boundary_cell() : L.user_to_local[user];
+  };
+  for (std::uint32_t s = 0; s < slices; ++s) {
+    const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
+    for (VertexId v = first; v < last; ++v) {
+      const VertexId user = L.local_to_user[v];
+      for (std::uint32_t k = 0; k < L.degree[v]; ++k) {
+        const std::uint64_t slot = s < L.num_hub_slices
+                                       ? L.hub_row_begin[v] + k
+                                       : L.slice_begin[s] + std::uint64_t(k) * kSliceWidth + (v - first);
+        L.neighbors[slot] = local_id(g.neighbors[g.offsets[user] + k]);
+      }
+    }
+  }
+  return L;
+}
+
+LayoutReport report(const Layout& L) {
+  LayoutReport r;
+  r.vertices = L.num_vertices;
+  r.slices = L.num_slices();
+  r.hub_slices = L.num_hub_slices;
+  r.hub_vertices = std::min(L.num_vertices, L.num_hub_slices * kSliceWidth);
+  r.stored = L.neighbors.size();
+  std::map<std::uint32_t, std::uint64_t> histogram;
+  r.min_degree = L.num_vertices ? ~0u : 0;
+  for (std::uint32_t d : L.degree) {
+    r.edges += d;
+    r.min_degree = std::min(r.min_degree, d);
+    r.max_degree = std::max(r.max_degree, d);
+    ++histogram[d];
+  }
+  // Exact degrees when there are few; otherwise power-of-two buckets [2^k, 2^(k+1)).
+  if (histogram.size() > 32) {
+    std::map<std::uint32_t, std::uint64_t> buckets;
+    for (auto [d, count] : histogram) buckets[d == 0 ? 0 : 1u << (31 - __builtin_clz(d))] += count;
+    histogram.swap(buckets);
+    r.histogram_bucketed = true;
+  }
+  r.degree_histogram.assign(histogram.begin(), histogram.end());
+  r.padding_overhead = r.edges ? double(r.stored) / double(r.edges) - 1.0 : 0.0;
+  r.bytes = r.stored * 4 + std::uint64_t(L.degree.size()) * 4 + L.slice_begin.size() * 8 +
+            L.slice_width.size() * 4 + L.hub_row_begin.size() * 8;
+  return r;
+}
+
+}  // namespace cellgraph

@@ -1,0 +1,116 @@
+#include "cellgraph/source/generators.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/philox.hpp"
+
+namespace cellgraph {
+namespace {
+
+double unit(std::uint32_t hi, std::uint32_t lo) {  // 53-bit uniform in [0, 1)
+  return double((std::uint64_t(hi) << 21) ^ (lo >> 11)) * 0x1p-53;
+}
+
+Philox4x32 draw(std::uint64_t seed, std::uint64_t index) {
+  Philox4x32 ctr{{std::uint32_t(index), std::uint32_t(index >> 32), 0x9e4e7a7eu, 0}};
+  return philox4x32_10(ctr, std::uint32_t(seed), std::uint32_t(seed >> 32));
+}
+
+}  // namespace
+
+Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t seed) {
+  if (n < 2 || !(mean_degree > 0) || mean_degree > 1000) throw Error("rgg: need n >= 2 and a mean degree in (0, 1000]");
+  const double radius = std::sqrt(mean_degree / (M_PI * n));
+  const std::uint32_t bins = std::max(1u, std::uint32_t(1.0 / radius));
+  struct Point { double x, y; std::uint32_t bin; };
+  std::vector<Point> p(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Philox4x32 r = draw(seed, i);
+    p[i].x = unit(r.v[0], r.v[1]);
+    p[i].y = unit(r.v[2], r.v[3]);
+    p[i].bin = std::min(bins - 1, std::uint32_t(p[i].y * bins)) * bins + std::min(bins - 1, std::uint32_t(p[i].x * bins));
+  }
+  // Number the points bin by bin (row-major bins), so that ids follow space.
+  std::stable_sort(p.begin(), p.end(), [](const Point& a, const Point& b) { return a.bin < b.bin; });
+  std::vector<std::uint32_t> bin_start(std::size_t(bins) * bins + 1, 0);
+  for (const Point& q : p) ++bin_start[q.bin + 1];
+  std::partial_sum(bin_start.begin(), bin_start.end(), bin_start.begin());
+
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  edges.reserve(std::size_t(n * mean_degree / 2 * 1.1));
+  const double r2 = radius * radius;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const int bx = int(p[i].bin % bins), by = int(p[i].bin / bins);
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int x = bx + dx, y = by + dy;
+        if (x < 0 || y < 0 || x >= int(bins) || y >= int(bins)) continue;
+        const std::uint32_t b = std::uint32_t(y) * bins + std::uint32_t(x);
+        for (std::uint32_t j = bin_start[b]; j < bin_start[b + 1]; ++j) {
+          const double ddx = p[i].x - p[j].x, ddy = p[i].y - p[j].y;
+          if (j > i && ddx * ddx + ddy * ddy < r2) edges.emplace_back(i, j);
+        }
+      }
+  }
+  Graph g = graph_from_edges(n, edges);
+  g.coord_dim = 2;
+  g.coords.resize(std::size_t(n) * 2);
+  for (std::uint32_t i = 0; i < n; ++i) g.coords[2 * i] = p[i].x, g.coords[2 * i + 1] = p[i].y;
+  return g;
+}
+
+Graph rmat_graph(int scale, int edge_factor, std::uint64_t seed) {
+  if (scale < 1 || scale > 31 || edge_factor < 1 || edge_factor > 1024)
+    throw Error("rmat: need 1 <= scale <= 31 and 1 <= edge factor <= 1024");
+  const std::uint32_t n = std::uint32_t(1) << scale;
+  const std::uint64_t m = std::uint64_t(edge_factor) << scale;
+  // Graph500 scrambles ids so that hubs are not all at the start.
+  std::vector<VertexId> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  for (std::uint32_t i = n - 1; i > 0; --i) {
+    Philox4x32 r = draw(seed ^ 0x5bd1e995u, (std::uint64_t(1) << 40) + i);
+    std::swap(perm[i], perm[std::uint64_t(r.v[0]) * (i + 1) >> 32]);
+  }
+  std::vector<std::pair<VertexId, VertexId>> edges(m);
+  constexpr double a = 0.57, b = 0.19, c = 0.19;
+  for (std::uint64_t e = 0; e < m; ++e) {
+    VertexId u = 0, v = 0;
+    for (int bit = 0; bit < scale; ++bit) {
+      Philox4x32 r = draw(seed, e * 32 + std::uint64_t(bit));
+      const double x = unit(r.v[0], r.v[1]);
+      const int quadrant = x < a ? 0 : x < a + b ? 1 : x < a + b + c ? 2 : 3;
+      u = (u << 1) | VertexId(quadrant >> 1);
+      v = (v << 1) | VertexId(quadrant & 1);
+    }
+    edges[e] = {perm[u], perm[v]};
+  }
+  return graph_from_edges(n, edges);
+}
+
+Graph generate_graph(const std::string& spec, std::uint64_t seed) {
+  auto colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  std::vector<double> args;
+  for (std::size_t at = colon; at != std::string::npos;) {
+    std::size_t next = spec.find(':', at + 1);
+    std::string item = spec.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    double value = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size())
+      throw Error("bad generator '" + spec + "': '" + item + "' is not a number");
+    args.push_back(value);
+    at = next;
+  }
+  if (kind == "rgg" && (args.size() == 1 || args.size() == 2) && args[0] >= 2 && args[0] < 4e9)
+    return random_geometric_graph(std::uint32_t(args[0]), args.size() > 1 ? args[1] : 6.0, seed);
+  if (kind == "rmat" && (args.size() == 1 || args.size() == 2))
+    return rmat_graph(int(args[0]), args.size() > 1 ? int(args[1]) : 16, seed);
+  throw Error("unknown generator '" + spec + "' (rgg:N[:mean_degree] or rmat:SCALE[:edge_factor])");
+}
+
+}  // namespace cellgraph

@@ -1,0 +1,85 @@
+// Graph files by path: format detection, and per-vertex state files.
+#include "cellgraph/source/graph_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <istream>
+#include <string_view>
+
+#include "src/source/line_reader.hpp"
+
+namespace cellgraph {
+namespace {
+
+std::ifstream open_input(const std::string& path) {
+  std::error_code ignored;
+  // An ifstream "opens" a directory and then reads nothing; say what is wrong instead.
+  if (std::filesystem::is_directory(path, ignored))
+    throw Error("cannot open " + path + ": " + std::strerror(EISDIR));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
+  return in;
+}
+
+// True when the first non-blank bytes are the Matrix Market banner; leaves `in` at the start.
+bool starts_with_matrix_market_banner(std::istream& in) {
+  constexpr std::string_view kBanner = "%%MatrixMarket";
+  char head[kBanner.size()];
+  in >> std::ws;
+  in.read(head, static_cast<std::streamsize>(kBanner.size()));
+  const bool banner = in.gcount() == static_cast<std::streamsize>(kBanner.size()) &&
+                      std::string_view(head, kBanner.size()) == kBanner;
+  in.clear();
+  in.seekg(0);
+  return banner;
+}
+
+bool has_metis_extension(const std::string& path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  return extension == ".graph" || extension == ".mgraph";
+}
+
+GraphFormat detect_format(std::istream& in, const std::string& path) {
+  if (starts_with_matrix_market_banner(in)) return GraphFormat::matrix_market;
+  // A headerless ".mtx" file (some collections ship plain edge lists so named) lands here.
+  return has_metis_extension(path) ? GraphFormat::metis : GraphFormat::edge_list;
+}
+
+}  // namespace
+
+Graph read_graph_file(const std::string& path, const GraphReadOptions& options) {
+  std::ifstream in = open_input(path);
+  const GraphFormat format =
+      options.format == GraphFormat::automatic ? detect_format(in, path) : options.format;
+  switch (format) {
+    case GraphFormat::metis: return read_metis_graph(in, path);
+    case GraphFormat::matrix_market: return read_matrix_market(in, path);
+    case GraphFormat::edge_list:
+    case GraphFormat::automatic:  // resolved above
+      break;
+  }
+  return read_edge_list(in, path, options.edge_list_base);
+}
+
+std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_t num_vertices) {
+  std::ifstream in = open_input(path);
+  detail::LineReader reader(in, path);
+  std::vector<std::uint32_t> states;
+  states.reserve(num_vertices);
+  while (reader.next("#")) {
+    if (states.size() == num_vertices)
+      reader.fail("more than " + std::to_string(num_vertices) + " states (one per vertex)");
+    if (reader.size() != 1)
+      reader.fail("expected one state per line, found " + std::to_string(reader.size()) + " fields");
+    states.push_back(static_cast<std::uint32_t>(
+        reader.parse_unsigned(reader[0], "state", std::numeric_limits<std::uint32_t>::max())));
+  }
+  if (states.size() != num_vertices)
+    reader.fail_at(0, "expected " + std::to_string(num_vertices) + " states (one per vertex), found " +
+                          std::to_string(states.size()));
+  return states;
+}
+
+}  // namespace cellgraph

@@ -1,0 +1,134 @@
+// Line-oriented reading shared by the graph-file readers: line numbers, comment and blank
+// lines, whitespace tokens, and number parsing whose failures read "file:line: what is wrong".
+#pragma once
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/graph.hpp"
+
+namespace cellgraph::detail {
+
+// The most vertices a file may declare. Ids then stay below kBoundaryVertex, which grids
+// reserve, and the vertex count itself fits VertexId.
+inline constexpr std::uint64_t kMaxVertices = kBoundaryVertex - 1;
+
+// A header's count is a claim, not a promise: reserve no more than this up front so that a
+// corrupt header fails with a ParseError, not an allocation failure.
+inline std::size_t reserve_hint(std::uint64_t claimed) {
+  return static_cast<std::size_t>(std::min<std::uint64_t>(claimed, std::uint64_t{1} << 22));
+}
+
+enum class BlankLines { skip, keep };
+
+class LineReader {
+ public:
+  LineReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+
+  // Moves to the next line that is not a comment (its first non-blank character is one of
+  // `comment_marks`) and, unless kept, not blank. False at the end of the input.
+  bool next(std::string_view comment_marks, BlankLines blank = BlankLines::skip) {
+    while (std::getline(in_, line_)) {
+      ++line_number_;
+      split();
+      if (tokens_.empty() ? blank == BlankLines::keep
+                          : comment_marks.find(tokens_[0][0]) == std::string_view::npos)
+        return true;
+    }
+    if (in_.bad()) fail_at(line_number_ + 1, "read error");
+    return false;
+  }
+
+  const std::string& name() const { return name_; }
+  std::size_t line_number() const { return line_number_; }
+  std::size_t size() const { return tokens_.size(); }
+  std::string_view operator[](std::size_t i) const { return tokens_[i]; }
+
+  [[noreturn]] void fail(const std::string& what) const { fail_at(line_number_, what); }
+  [[noreturn]] void fail_at(std::size_t line, const std::string& what) const {
+    throw ParseError(name_, line, what);
+  }
+
+  // A decimal integer in 0..max; `what` names the field in the message.
+  std::uint64_t parse_unsigned(std::string_view token, std::string_view what,
+                               std::uint64_t max) const {
+    std::uint64_t value = 0;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    const bool overflow = ec == std::errc::result_out_of_range;
+    if ((ec != std::errc{} && !overflow) || end != token.data() + token.size())
+      fail(std::string(what) + " " + quoted(token) + " is not a non-negative integer");
+    if (overflow || value > max)
+      fail(std::string(what) + " " + shortened(token) + " is too large (at most " +
+           std::to_string(max) + ")");
+    return value;
+  }
+
+  // A 1-based index in 1..count, returned 0-based.
+  std::uint64_t parse_index(std::string_view token, std::string_view what,
+                            std::uint64_t count) const {
+    const std::uint64_t index =
+        parse_unsigned(token, what, std::numeric_limits<std::uint64_t>::max());
+    if (index == 0 || index > count)
+      fail(std::string(what) + " " + shortened(token) + " is out of range 1.." +
+           std::to_string(count));
+    return index - 1;
+  }
+
+  std::int64_t parse_signed(std::string_view token, std::string_view what) const {
+    std::int64_t value = 0;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    const bool overflow = ec == std::errc::result_out_of_range;
+    if ((ec != std::errc{} && !overflow) || end != token.data() + token.size())
+      fail(std::string(what) + " " + quoted(token) + " is not an integer");
+    if (overflow) fail(std::string(what) + " " + shortened(token) + " is too large");
+    return value;
+  }
+
+  // A finite real number; a leading '+' is allowed, as strtod allows it.
+  double parse_real(std::string_view token, std::string_view what) const {
+    std::string_view digits = token;
+    if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-') digits.remove_prefix(1);
+    double value = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc{} || end != digits.data() + digits.size() || !std::isfinite(value))
+      fail(std::string(what) + " " + quoted(token) + " is not a finite number");
+    return value;
+  }
+
+ private:
+  void split() {
+    tokens_.clear();
+    const std::size_t n = line_.size();
+    for (std::size_t i = 0; i < n;) {
+      while (i < n && is_blank(line_[i])) ++i;
+      const std::size_t start = i;
+      while (i < n && !is_blank(line_[i])) ++i;
+      if (i > start) tokens_.emplace_back(line_.data() + start, i - start);
+    }
+  }
+  static bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+  }
+  // A token as shown in a message, cut short so that a garbage line stays readable.
+  static std::string shortened(std::string_view token) {
+    constexpr std::size_t kShown = 40;
+    return token.size() <= kShown ? std::string(token) : std::string(token.substr(0, kShown)) + "...";
+  }
+  static std::string quoted(std::string_view token) { return "'" + shortened(token) + "'"; }
+
+  std::istream& in_;
+  std::string name_;
+  std::string line_;
+  std::size_t line_number_ = 0;
+  std::vector<std::string_view> tokens_;  // views into line_
+};
+
+}  // namespace cellgraph::detail

@@ -1,0 +1,169 @@
+// Matrix Market coordinate files (NIST "The Matrix Market Exchange Formats", 1996) read as
+// undirected graphs: entry (i, j) is edge i-j.
+//
+// Supported: "%%MatrixMarket matrix coordinate <pattern|integer|real>
+// <general|symmetric|skew-symmetric>". A general matrix is symmetrised (i-j and j-i merge,
+// the first value kept). A skew-symmetric matrix has a symmetric pattern but values that
+// differ in sign between i-j and j-i, so it is read as its pattern, without weights.
+// Rejected with a message: complex and hermitian matrices, dense "array" files, duplicate
+// entries, and non-square matrices.
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cellgraph/source/graph_file.hpp"
+#include "src/source/line_reader.hpp"
+
+namespace cellgraph {
+namespace {
+
+using detail::LineReader;
+
+constexpr std::string_view kComment = "%";
+constexpr std::string_view kBannerShape =
+    "'%%MatrixMarket matrix coordinate <field> <symmetry>'";
+
+enum class Field { pattern, integer, real };
+enum class Symmetry { general, symmetric, skew_symmetric };
+
+struct Banner {
+  Field field = Field::pattern;
+  Symmetry symmetry = Symmetry::general;
+};
+
+struct Size {
+  std::uint64_t rows = 0, cols = 0, entries = 0;
+  std::size_t line = 0;
+};
+
+// Banner keywords are case-insensitive (as in NIST's mmio.c).
+std::string lowercase(std::string_view word) {
+  std::string lower(word);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+Banner read_banner(LineReader& reader) {
+  if (!reader.next(""))
+    reader.fail_at(0, "empty file; expected the banner " + std::string(kBannerShape));
+  if (reader[0] != "%%MatrixMarket")
+    reader.fail("missing the banner " + std::string(kBannerShape));
+  if (reader.size() != 5) reader.fail("the banner must read " + std::string(kBannerShape));
+  const std::string object = lowercase(reader[1]), format = lowercase(reader[2]),
+                    field = lowercase(reader[3]), symmetry = lowercase(reader[4]);
+
+  if (object != "matrix") reader.fail("unsupported object '" + object + "' (expected 'matrix')");
+  if (format == "array")
+    reader.fail("dense 'array' matrices are not supported; a graph needs 'coordinate'");
+  if (format != "coordinate")
+    reader.fail("unknown format '" + format + "' (expected 'coordinate')");
+
+  Banner banner;
+  if (field == "pattern") banner.field = Field::pattern;
+  else if (field == "integer") banner.field = Field::integer;
+  else if (field == "real") banner.field = Field::real;
+  else if (field == "complex") reader.fail("complex matrices are not supported");
+  else reader.fail("unknown field '" + field + "' (expected pattern, integer or real)");
+
+  if (symmetry == "general") banner.symmetry = Symmetry::general;
+  else if (symmetry == "symmetric") banner.symmetry = Symmetry::symmetric;
+  else if (symmetry == "skew-symmetric") banner.symmetry = Symmetry::skew_symmetric;
+  else if (symmetry == "hermitian") reader.fail("hermitian matrices are not supported");
+  else reader.fail("unknown symmetry '" + symmetry + "' (expected general, symmetric or skew-symmetric)");
+  return banner;
+}
+
+Size read_size(LineReader& reader, const Banner& banner) {
+  if (!reader.next(kComment)) reader.fail_at(0, "missing the size line 'rows cols entries'");
+  if (reader.size() != 3)
+    reader.fail("the size line must be 'rows cols entries', found " +
+                std::to_string(reader.size()) + " fields");
+  Size size;
+  size.line = reader.line_number();
+  size.rows = reader.parse_unsigned(reader[0], "row count", detail::kMaxVertices);
+  size.cols = reader.parse_unsigned(reader[1], "column count", detail::kMaxVertices);
+  size.entries = reader.parse_unsigned(reader[2], "entry count", std::numeric_limits<std::uint64_t>::max());
+  if (banner.symmetry != Symmetry::general && size.rows != size.cols)
+    reader.fail("a symmetric matrix must be square, found " + std::to_string(size.rows) + " x " +
+                std::to_string(size.cols));
+  return size;
+}
+
+// The entries as read, 0-based, with each one's line for messages.
+struct Entries {
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  std::vector<double> values;  // empty for pattern matrices
+  std::vector<std::size_t> lines;
+};
+
+Entries read_entries(LineReader& reader, const Banner& banner, const Size& size) {
+  const bool has_value = banner.field != Field::pattern;
+  const bool keep_value = has_value && banner.symmetry != Symmetry::skew_symmetric;
+  Entries entries;
+  entries.edges.reserve(detail::reserve_hint(size.entries));
+  entries.lines.reserve(detail::reserve_hint(size.entries));
+  while (reader.next(kComment)) {
+    if (entries.edges.size() == size.entries)
+      reader.fail("more entries than the " + std::to_string(size.entries) +
+                  " the size line gives");
+    if (reader.size() != (has_value ? 3u : 2u))
+      reader.fail(std::string("an entry must be ") + (has_value ? "'row column value'" : "'row column'") +
+                  ", found " + std::to_string(reader.size()) + " fields");
+    const auto row = static_cast<VertexId>(reader.parse_index(reader[0], "row", size.rows));
+    const auto col = static_cast<VertexId>(reader.parse_index(reader[1], "column", size.cols));
+    // Parsed even when dropped (skew-symmetric), so that a malformed value is still reported.
+    double value = 0;
+    if (banner.field == Field::integer) value = static_cast<double>(reader.parse_signed(reader[2], "value"));
+    if (banner.field == Field::real) value = reader.parse_real(reader[2], "value");
+    entries.edges.emplace_back(row, col);
+    if (keep_value) entries.values.push_back(value);
+    entries.lines.push_back(reader.line_number());
+  }
+  if (entries.edges.size() != size.entries)
+    reader.fail_at(size.line, "the size line gives " + std::to_string(size.entries) +
+                                  " entries, but the file has " + std::to_string(entries.edges.size()));
+  return entries;
+}
+
+// The format does not allow an entry twice; in a symmetric matrix (i, j) and (j, i) are the
+// same entry. The first repeat in file order is reported.
+void reject_duplicates(const LineReader& reader, const Entries& entries, Symmetry symmetry) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;  // (row, col) packed, line
+  keyed.reserve(entries.edges.size());
+  for (std::size_t e = 0; e < entries.edges.size(); ++e) {
+    auto [row, col] = entries.edges[e];
+    if (symmetry != Symmetry::general && row < col) std::swap(row, col);
+    keyed.emplace_back(std::uint64_t{row} << 32 | col, entries.lines[e]);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::size_t repeat = keyed.size();  // the repeat that comes first in the file
+  for (std::size_t i = 1; i < keyed.size(); ++i)
+    if (keyed[i].first == keyed[i - 1].first &&
+        (repeat == keyed.size() || keyed[i].second < keyed[repeat].second))
+      repeat = i;
+  if (repeat == keyed.size()) return;
+  const auto [key, line] = keyed[repeat];
+  reader.fail_at(line, "duplicate entry (" + std::to_string((key >> 32) + 1) + ", " +
+                           std::to_string((key & 0xFFFFFFFFu) + 1) + "), first given on line " +
+                           std::to_string(keyed[repeat - 1].second));
+}
+
+}  // namespace
+
+Graph read_matrix_market(std::istream& in, const std::string& name) {
+  LineReader reader(in, name);
+  const Banner banner = read_banner(reader);
+  const Size size = read_size(reader, banner);
+  const Entries entries = read_entries(reader, banner, size);
+  reject_duplicates(reader, entries, banner.symmetry);
+  // Checked last: a malformed entry is the more useful message for a file that is both.
+  if (size.rows != size.cols)
+    reader.fail_at(size.line, "the matrix is " + std::to_string(size.rows) + " x " +
+                                  std::to_string(size.cols) + "; a graph needs a square matrix");
+  // graph_from_edges drops the diagonal and merges i-j with j-i, keeping the first value.
+  return graph_from_edges(static_cast<VertexId>(size.rows), entries.edges, entries.values);
+}
+
+}  // namespace cellgraph

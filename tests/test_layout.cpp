@@ -1,0 +1,104 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "cellgraph/layout.hpp"
+#include "cellgraph/source/generators.hpp"
+#include "cellgraph/source/grid.hpp"
+#include "src/backend/cpu/sweep.hpp"
+
+using namespace cellgraph;
+
+namespace {
+
+// Every compiled vertex's neighbor list, mapped back to user ids, equals its CSR row in the
+// same order (slots included); padding holds the null cell only.
+void check_layout_matches(const Graph& g, const Layout& L) {
+  REQUIRE(L.num_vertices == g.num_vertices());
+  REQUIRE(L.state_length() == g.num_vertices() + 2);
+  CHECK(reinterpret_cast<std::uintptr_t>(L.neighbors.data()) % kParagraph == 0);
+  std::vector<bool> seen(g.num_vertices(), false);
+  for (VertexId local = 0; local < L.num_vertices; ++local) {
+    const VertexId user = L.local_to_user[local];
+    REQUIRE(L.user_to_local[user] == local);
+    seen[user] = true;
+    std::vector<VertexId> compiled;
+    cpu::for_each_neighbor(L, local / kSliceWidth, local, [&](std::uint32_t cell, std::uint32_t) {
+      compiled.push_back(cell == L.boundary_cell() ? kBoundaryVertex : L.local_to_user.at(cell));
+    });
+    std::vector<VertexId> row(g.neighbors.begin() + g.offsets[user], g.neighbors.begin() + g.offsets[user + 1]);
+    REQUIRE(compiled == row);
+  }
+  CHECK(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
+  // Column-major padding beyond each vertex's degree is the null cell.
+  for (std::uint32_t s = L.num_hub_slices; s < L.num_slices(); ++s)
+    for (std::uint32_t lane = 0; lane < kSliceWidth; ++lane) {
+      const std::uint32_t v = s * kSliceWidth + lane;
+      const std::uint32_t degree = v < L.num_vertices ? L.degree[v] : 0;
+      for (std::uint32_t k = degree; k < L.slice_width[s]; ++k)
+        REQUIRE(L.neighbors[L.slice_begin[s] + k * kSliceWidth + lane] == L.null_cell());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("layout: grids keep their order and slots") {
+  GridSpec spec;
+  spec.size = {37, 23, 1};
+  spec.stencil = moore_stencil(2, 1);
+  for (BoundaryKind kind : {BoundaryKind::periodic, BoundaryKind::fixed, BoundaryKind::reflective}) {
+    spec.boundary.kind = kind;
+    Graph g = build_grid_graph(spec);
+    Layout L = compile(g);
+    check_layout_matches(g, L);
+    // All degrees equal: the permutation is the identity and no slice is padded.
+    for (VertexId v = 0; v < L.num_vertices; ++v) REQUIRE(L.local_to_user[v] == v);
+    CHECK(report(L).padding_overhead < 0.02);
+    CHECK(L.num_hub_slices == 0);
+  }
+}
+
+TEST_CASE("layout: irregular graphs are sorted by degree within windows") {
+  Graph g = random_geometric_graph(5000, 6.0, 3);
+  for (std::uint32_t window : {1u, 64u, 1000u, 100000u}) {
+    CompileOptions o;
+    o.sort_window = window;
+    Layout L = compile(g, o);
+    check_layout_matches(g, L);
+    for (VertexId v = 1; v < L.num_vertices; ++v)
+      if (v % window != 0) REQUIRE(L.degree[v - 1] >= L.degree[v]);
+  }
+  // Sorting within windows pays: less padding than none at all.
+  CompileOptions unsorted;
+  unsorted.sort_window = 1;
+  CHECK(report(compile(g)).padding_overhead < report(compile(g, unsorted)).padding_overhead);
+}
+
+TEST_CASE("layout: hubs come first, whole slices, row-major") {
+  Graph g = rmat_graph(12, 8, 5);
+  CompileOptions o;
+  o.hub_degree = 64;
+  Layout L = compile(g, o);
+  check_layout_matches(g, L);
+  REQUIRE(L.num_hub_slices > 0);
+  std::uint32_t hubs = 0;
+  for (VertexId v = 0; v < g.num_vertices(); ++v) hubs += g.degree(v) >= 64;
+  CHECK(L.num_hub_slices == (hubs + 31) / 32);
+  for (VertexId v = 0; v < hubs; ++v) REQUIRE(L.degree[v] >= 64);
+  CHECK(L.slice_begin[L.num_hub_slices] % kSliceWidth == 0);
+  LayoutReport r = report(L);
+  CHECK(r.hub_vertices == L.num_hub_slices * 32);
+  CHECK(r.histogram_bucketed);
+  std::uint64_t counted = 0;
+  for (auto [degree, count] : r.degree_histogram) counted += count;
+  CHECK(counted == g.num_vertices());
+}
+
+TEST_CASE("layout: empty rows and tiny graphs") {
+  Graph g = graph_from_edges(5, {{0, 1}, {3, 1}});
+  Layout L = compile(g);
+  check_layout_matches(g, L);
+  CHECK(L.num_slices() == 1);
+  Graph lonely = graph_from_edges(1, {});
+  check_layout_matches(lonely, compile(lonely));
+}
