@@ -1,6 +1,7 @@
 // Golly RLE and Life 1.05/1.06 reading, Golly's bounded-grid placement, and the RLE writer.
 // Where bgolly is installed (CELLGRAPH_BGOLLY), Golly itself checks placement and the writer.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,7 +13,6 @@
 #include <sstream>
 #include <string>
 #include <tuple>
-#include <unistd.h>
 #include <vector>
 
 #include "cellgraph/error.hpp"

@@ -19,6 +19,9 @@ struct SimulationOptions {
   int threads = 0;                   // CPU threads; 0: all
 };
 
+// True when this build has the CUDA backend and a CUDA device is present.
+bool cuda_device_available();
+
 class Simulation {
  public:
   virtual ~Simulation() = default;

@@ -1,4 +1,5 @@
-// Builds a Simulation of a concrete model on the backend the options name.
+// Builds a Simulation of a concrete model on the backend the options name. Each model's .cu
+// file instantiates the CUDA backend for it (see models/lifelike.cu).
 #pragma once
 #include <memory>
 
@@ -8,17 +9,29 @@
 
 namespace cellgraph {
 
+#if CELLGRAPH_HAVE_CUDA
+namespace cuda {
 template <class Model>
-std::unique_ptr<Simulation> make_simulation_for(const Model& model,
-                                                std::shared_ptr<const Layout> layout,
+std::unique_ptr<Simulation> make_cuda_simulation(const Model& model, std::shared_ptr<const Layout> layout,
+                                                 const SimulationOptions& options);
+}  // namespace cuda
+#endif
+
+template <class Model>
+std::unique_ptr<Simulation> make_simulation_for(const Model& model, std::shared_ptr<const Layout> layout,
                                                 const SimulationOptions& options) {
   switch (options.backend) {
     case BackendKind::cpu:
       return std::make_unique<CpuSimulation<Model>>(model, std::move(layout), options);
     case BackendKind::cuda:
-      break;
+#if CELLGRAPH_HAVE_CUDA
+      if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
+      return cuda::make_cuda_simulation(model, std::move(layout), options);
+#else
+      throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
+#endif
   }
-  throw Error("this build of cellgraph has no CUDA backend (configure with CUDA to get one)");
+  throw Error("unknown backend");
 }
 
 }  // namespace cellgraph

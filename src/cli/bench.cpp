@@ -1,82 +1,88 @@
 // cellgraph bench: cell updates per second of the graph engine on standard sources, the
-// achieved bandwidth against a copy measured in the same run, and the ratio to a plain CSR
-// loop running the same model (the baseline a user would write first).
-#include <algorithm>
-#include <chrono>
-#include <cstring>
+// achieved bandwidth against a copy measured in the same run, and the ratio to the baseline a
+// user would write instead, run in the same process from the same start: a plain CSR loop on
+// the CPU backend, cuSPARSE CSR SpMV plus a rule kernel on the CUDA backend. The baseline's
+// final states must equal the engine's; a mismatch fails the command.
+#include <omp.h>
+
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cellgraph/error.hpp"
-#include "cellgraph/state.hpp"
 #include "models/lifelike.hpp"
+#include "src/cli/bench_support.hpp"
 #include "src/cli/cli.hpp"
+#if CELLGRAPH_HAVE_CUDA
+#include "src/backend/cuda/cusparse_baseline.hpp"
+#endif
 
 namespace cellgraph::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <class F>
-double median_seconds(int repeats, F&& run) {
-  std::vector<double> t;
-  for (int r = 0; r < repeats; ++r) {
-    auto start = Clock::now();
-    run();
-    t.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-// Bytes/s of a large copy, read + write counted: the ceiling for a memory-bound step.
-double copy_bandwidth(int threads) {
-  const std::size_t n = std::size_t(256) << 20;
-  std::vector<char> a(n, 1), b(n, 2);
-  const double s = median_seconds(5, [&] {
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t chunk = 0; chunk < 256; ++chunk)
-      std::memcpy(b.data() + (chunk << 20), a.data() + (chunk << 20), std::size_t(1) << 20);
-  });
-  return 2.0 * double(n) / s;
-}
-
-// The baseline: the same model over the CSR rows, no layout (boundary cell at index n).
-template <class Model>
-void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars> cur,
-              StateRef<typename Model::Vars> next, int threads) {
-  using Vars = typename Model::Vars;
-  const std::int64_t n = g.num_vertices();
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t v = 0; v < n; ++v) {
-    typename Model::Acc acc = model.init();
-    for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-      const VertexId u = g.neighbors[e];
-      model.gather(acc, CellRead<Vars>{cur, u == kBoundaryVertex ? std::uint32_t(n) : u},
-                   std::uint32_t(e - g.offsets[v]));
-    }
-    CellWrite<Vars> out{next, std::uint32_t(v)};
-    model.apply(CellRead<Vars>{cur, std::uint32_t(v)}, acc, out,
-                CellContext{0, 0, std::uint32_t(v), std::uint32_t(g.offsets[v + 1] - g.offsets[v])});
-  }
-}
-
-struct Case {
-  std::string name;
-  SourceSpec source;
-  std::uint64_t steps;
+struct EngineRun {
+  double seconds_per_step = 0;
+  double bytes_per_update = 0;
+  std::vector<std::uint32_t> states;  // after `steps` steps from the start
 };
 
-std::vector<Case> suite(const std::string& name) {
-  auto grid = [](std::string size) { SourceSpec s; s.grid = size; return s; };
-  auto gen = [](std::string spec) { SourceSpec s; s.generator = spec; return s; };
-  if (name == "quick") return {{"grid 512x512 moore", grid("512x512"), 20}, {"rgg 2^16", gen("rgg:65536:6"), 20}};
-  if (name == "standard")
-    return {{"grid 2048x2048 moore", grid("2048x2048"), 20},
-            {"rgg 2^21 (mesh-like)", gen("rgg:2097152:6"), 20},
-            {"rmat scale 18 (hubs)", gen("rmat:18:16"), 10}};
-  throw Error("unknown suite '" + name + "' (quick, standard)");
+// Warms up, then times advance(steps) (it synchronises with the device): the median of
+// `repeats`. Then runs `steps` steps from `initial` once more for the check. Layout and
+// simulation are released on return, leaving the memory to the baseline.
+EngineRun run_engine(const Graph& graph, const models::LifeLike& rule, const std::vector<std::uint32_t>& initial,
+                     std::uint64_t steps, int repeats, const CompileOptions& compile_opts,
+                     const SimulationOptions& options) {
+  auto layout = std::make_shared<const Layout>(compile(graph, compile_opts));
+  auto sim = make_simulation_for(rule, layout, options);
+  sim->set_states(initial);
+  sim->advance(steps);                 // warm-up; on CUDA it captures the step graphs
+  if (steps % 2) sim->advance(steps);  // and those starting from the other buffer
+  EngineRun run;
+  run.seconds_per_step = median_seconds(repeats, [&] { sim->advance(steps); }) / double(steps);
+  // Compulsory traffic: own state read and written, every stored neighbor index (padding
+  // included); neighbor states are assumed to come from cache.
+  run.bytes_per_update = 2.0 + 4.0 * double(layout->neighbors.size()) / double(layout->num_vertices);
+  sim->set_states(initial);
+  sim->advance(steps);
+  run.states = sim->states();
+  return run;
+}
+
+BaselineRun run_baseline(bool gpu, const Graph& graph, const models::LifeLike& rule,
+                         const std::vector<std::uint32_t>& initial, std::uint64_t steps, int repeats,
+                         const SimulationOptions& options, int threads) {
+  if (!gpu) return csr_loop_baseline(graph, rule, initial, options.boundary_value, steps, repeats, threads);
+#if CELLGRAPH_HAVE_CUDA
+  cuda::SpmvBaselineResult r = cuda::run_cusparse_life(graph, rule, initial, options.boundary_value, int(steps),
+                                                       repeats, int(std::min<std::uint64_t>(steps, 64)));
+  return {r.seconds_per_step, std::move(r.states), std::move(r.algorithm)};
+#else
+  throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
+#endif
+}
+
+// "states agree", or the first vertex where they do not and how many differ.
+std::string compare_states(const std::vector<std::uint32_t>& engine, const std::vector<std::uint32_t>& baseline,
+                           bool& agree) {
+  agree = engine.size() == baseline.size();
+  if (!agree) return "STATES DIFFER: the engine has " + std::to_string(engine.size()) + " vertices, the baseline " +
+                     std::to_string(baseline.size());
+  std::uint64_t differ = 0, first = 0;
+  for (std::size_t v = engine.size(); v-- > 0;)
+    if (engine[v] != baseline[v]) ++differ, first = v;
+  if (differ == 0) return "states agree";
+  agree = false;
+  std::ostringstream o;
+  o << "STATES DIFFER: first at vertex " << first << " (engine " << engine[first] << ", baseline "
+    << baseline[first] << "), " << differ << " vertices in all";
+  return o.str();
+}
+
+std::string num(double x) {
+  std::ostringstream o;
+  o << std::setprecision(3) << x;
+  return o.str();
 }
 
 }  // namespace
@@ -84,7 +90,8 @@ std::vector<Case> suite(const std::string& name) {
 int bench_command(const Args& args) {
   po::options_description d("cellgraph bench");
   d.add_options()("help,h", "show this help")
-      ("suite", po::value<std::string>()->default_value("standard"), "quick or standard")
+      ("suite", po::value<std::string>()->default_value("standard"),
+       "quick, standard, or gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples)")
       ("repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")
       ("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
   d.add(backend_options()).add(layout_options());
@@ -95,46 +102,85 @@ int bench_command(const Args& args) {
   if (repeats < 1) throw Error("--repeats must be at least 1");
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
   const bool markdown = vm["markdown"].as<bool>();
+  const bool gpu = options.backend == BackendKind::cuda;
+  const std::string suite = vm["suite"].as<std::string>();
   const models::LifeLike life = models::parse_lifelike_rule("B3/S23");
+  std::vector<std::string> notes;
+  const std::vector<BenchCase> cases = bench_suite(suite, notes);
 
-  const double ceiling = copy_bandwidth(threads);
-  std::cout << "backend " << (options.backend == BackendKind::cpu ? "cpu" : "cuda") << ", " << threads
-            << " threads; copy bandwidth (read + write) " << std::setprecision(3) << ceiling / 1e9
-            << " GB/s; model B3/S23, 50% random fill\n";
+  // The ceiling, measured now on the machine that runs the steps.
+  double ceiling = 0;
+  std::string baseline_name, baseline_line;
+  if (gpu) {
+#if CELLGRAPH_HAVE_CUDA
+    if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
+    ceiling = cuda::device_copy_bandwidth();
+    std::cout << "bench suite " << suite << ", backend cuda on " << cuda::device_name()
+              << "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " << num(ceiling / 1e9)
+              << " GB/s; model B3/S23, 50% random fill\n";
+    baseline_name = "cuSPARSE";
+    baseline_line = "baseline: cuSPARSE CSR SpMV (float) for the live counts + one rule kernel per step, the faster "
+                    "of CUSPARSE_SPMV_CSR_ALG1/ALG2, timed with CUDA events, from the same start";
+#else
+    throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
+#endif
+  } else {
+    ceiling = host_copy_bandwidth(threads);
+    std::cout << "bench suite " << suite << ", backend cpu, " << threads << " threads; copy bandwidth (read + write) "
+              << num(ceiling / 1e9) << " GB/s; model B3/S23, 50% random fill\n";
+    baseline_name = "CSR loop";
+    baseline_line = "baseline: plain CSR loop over the graph (the same rule, OpenMP, " + std::to_string(threads) +
+                    " threads), from the same start";
+  }
+  for (const std::string& note : notes) std::cout << "note: " << note << "\n";
+  std::cout << baseline_line << "\n";
   if (markdown)
-    std::cout << "| case | vertices | cell updates/s | bytes/update | GB/s | % of copy | CSR loop updates/s | speed-up vs CSR |\n"
+    std::cout << "| case | vertices | cell updates/s | bytes/update | GB/s | % of copy | baseline updates/s | speed-up |\n"
                  "|---|---|---|---|---|---|---|---|\n";
-  for (const Case& c : suite(vm["suite"].as<std::string>())) {
-    Source source = load_source(c.source);
-    auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
-    auto sim = make_simulation_for(life, layout, options);
-    sim->set_states(random_fill(layout->num_vertices, 0.5, options.seed));
-    sim->advance(1);  // warm-up
-    const double n = layout->num_vertices;
-    const double engine = median_seconds(repeats, [&] { sim->advance(c.steps); }) / double(c.steps);
 
-    HostState<models::LifeLike::Vars> a(layout->num_vertices + 1), b(layout->num_vertices + 1);
-    const auto fill = random_fill(layout->num_vertices, 0.5, options.seed);
-    for (std::uint32_t v = 0; v < layout->num_vertices; ++v) a.array<0>()[v] = std::uint8_t(fill[v]);
-    const double csr = median_seconds(repeats, [&] {
-      for (std::uint64_t s = 0; s < c.steps; ++s) csr_step(source.graph, life, a.ref(), b.ref(), threads), a.swap(b);
-    }) / double(c.steps);
+  std::vector<std::string> checks;
+  int mismatches = 0;
+  for (const BenchCase& c : cases) {
+    const Source source = load_source(c.source);
+    const std::uint32_t vertices = source.graph.num_vertices();
+    const std::vector<std::uint32_t> fill = random_fill(vertices, 0.5, options.seed);
+    const EngineRun engine = run_engine(source.graph, life, fill, c.steps, repeats, compile_options(vm), options);
+    const BaselineRun base = run_baseline(gpu, source.graph, life, fill, c.steps, repeats, options, threads);
+    bool agree = false;
+    const std::string check = compare_states(engine.states, base.states, agree);
+    if (!agree) ++mismatches;
 
-    // Compulsory traffic: own state read and written, every stored neighbor index (padding
-    // included); neighbor states are assumed to come from cache.
-    const double bytes = 2.0 + 4.0 * double(layout->neighbors.size()) / n;
-    const double rate = n / engine, bandwidth = rate * bytes;
-    if (markdown)
-      std::cout << "| " << c.name << " | " << layout->num_vertices << " | " << std::setprecision(3) << rate
-                << " | " << bytes << " | " << bandwidth / 1e9 << " | " << std::setprecision(2)
-                << 100 * bandwidth / ceiling << " | " << std::setprecision(3) << n / csr << " | "
-                << csr / engine << "x |\n";
-    else
-      std::cout << std::left << std::setw(24) << c.name << std::right << std::setprecision(3)
-                << std::setw(10) << n << " cells  " << std::setw(9) << rate << " updates/s  "
-                << std::setw(5) << bytes << " B/update  " << std::setw(6) << bandwidth / 1e9 << " GB/s ("
-                << std::setprecision(2) << 100 * bandwidth / ceiling << "% of copy)  CSR loop "
-                << std::setprecision(3) << n / csr << " updates/s: x" << csr / engine << "\n";
+    const double n = vertices, rate = n / engine.seconds_per_step, bandwidth = rate * engine.bytes_per_update;
+    const double base_rate = n / base.seconds_per_step, speedup = base.seconds_per_step / engine.seconds_per_step;
+    const std::string percent = num(100 * bandwidth / ceiling);
+    std::string rate_cell = num(rate), base_cell = num(base_rate);
+    if (c.report_steps_per_s) {
+      rate_cell += " (" + num(1 / engine.seconds_per_step) + " steps/s)";
+      base_cell += " (" + num(1 / base.seconds_per_step) + " steps/s)";
+    }
+    if (markdown) {
+      std::cout << "| " << c.name << " | " << vertices << " | " << rate_cell << " | " << num(engine.bytes_per_update)
+                << " | " << num(bandwidth / 1e9) << " | " << percent << " | " << base_cell << " | " << num(speedup)
+                << "x |\n";
+      checks.push_back(c.name + ": " + check + " after " + std::to_string(c.steps) + " steps (baseline " +
+                       base.detail + ")");
+    } else {
+      std::cout << std::left << std::setw(24) << c.name << std::right << std::setw(10) << vertices << " cells  "
+                << std::setw(9) << rate_cell << " updates/s  " << std::setw(5) << num(engine.bytes_per_update)
+                << " B/update  " << std::setw(6) << num(bandwidth / 1e9) << " GB/s (" << percent << "% of copy)  "
+                << baseline_name << " " << base_cell << " updates/s: x" << num(speedup) << "  " << check << " ["
+                << base.detail << "]\n";
+    }
+    std::cout.flush();
+  }
+  if (markdown && !checks.empty()) {
+    std::cout << "\nBaseline states after the same steps from the same start:\n";
+    for (const std::string& line : checks) std::cout << "- " << line << "\n";
+  }
+  if (mismatches) {
+    std::cerr << "cellgraph bench: the baseline's states differ from the engine's in " << mismatches << " case"
+              << (mismatches > 1 ? "s" : "") << "\n";
+    return 1;
   }
   return 0;
 }

@@ -149,7 +149,7 @@ models::Params model_params(const po::variables_map& vm) {
 po::options_description backend_options() {
   po::options_description d("Backend");
   d.add_options()
-      ("backend", po::value<std::string>()->default_value("cpu"), "cpu, cuda, or auto (cuda when there is a GPU)")
+      ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")
       ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed (initial fill, random models)");
   return d;
@@ -158,7 +158,8 @@ po::options_description backend_options() {
 SimulationOptions simulation_options(const po::variables_map& vm) {
   SimulationOptions o;
   const std::string backend = vm["backend"].as<std::string>();
-  if (backend == "cpu" || backend == "auto") o.backend = BackendKind::cpu;
+  if (backend == "auto") o.backend = cuda_device_available() ? BackendKind::cuda : BackendKind::cpu;
+  else if (backend == "cpu") o.backend = BackendKind::cpu;
   else if (backend == "cuda") o.backend = BackendKind::cuda;
   else throw Error("--backend must be cpu, cuda or auto, not '" + backend + "'");
   o.threads = vm["threads"].as<int>();

@@ -12,45 +12,60 @@ Graph graph_from_edges(VertexId n, const std::vector<std::pair<VertexId, VertexI
   const bool weighted = !weights.empty();
   if (weighted && weights.size() != edges.size())
     throw Error("graph_from_edges: one weight per edge expected");
-  // Counting sort of both directions by source; rows are then sorted and de-duplicated.
-  std::vector<EdgeOffset> count(std::size_t(n) + 1, 0);
+  // Bucket both directions by source (counting sort), then sort and de-duplicate each row in
+  // parallel; `order` keeps the input position so that the first weight of a duplicate wins.
+  std::vector<EdgeOffset> start(std::size_t(n) + 1, 0);
   for (auto [u, v] : edges) {
     if (u >= n || v >= n) throw Error("graph_from_edges: vertex id out of range");
-    if (u != v) ++count[u + 1], ++count[v + 1];
+    if (u != v) ++start[u + 1], ++start[v + 1];
   }
-  std::partial_sum(count.begin(), count.end(), count.begin());
-  std::vector<VertexId> adj(count.back());
-  std::vector<double> w(weighted ? count.back() : 0);
-  std::vector<std::uint32_t> order(count.back());  // input position, to keep the first weight
-  std::vector<EdgeOffset> fill(count.begin(), count.end() - 1);
-  for (std::size_t e = 0; e < edges.size(); ++e) {
-    auto [u, v] = edges[e];
-    if (u == v) continue;
-    for (auto [a, b] : {std::pair{u, v}, std::pair{v, u}}) {
-      EdgeOffset at = fill[a]++;
-      adj[at] = b;
-      order[at] = static_cast<std::uint32_t>(e);
-      if (weighted) w[at] = weights[e];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<VertexId> adj(start.back());
+  std::vector<std::uint64_t> order(weighted ? start.back() : 0);
+  {
+    std::vector<EdgeOffset> fill(start.begin(), start.end() - 1);
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      auto [u, v] = edges[e];
+      if (u == v) continue;
+      for (auto [a, b] : {std::pair{u, v}, std::pair{v, u}}) {
+        const EdgeOffset at = fill[a]++;
+        adj[at] = b;
+        if (weighted) order[at] = e;
+      }
     }
   }
+  std::vector<EdgeOffset> unique(std::size_t(n) + 1, 0);
+#pragma omp parallel
+  {
+    std::vector<std::pair<VertexId, std::uint64_t>> row;  // (neighbor, input edge) when weighted
+#pragma omp for schedule(dynamic, 1024)
+    for (std::int64_t v = 0; v < std::int64_t(n); ++v) {
+      VertexId* first = adj.data() + start[v];
+      VertexId* last = adj.data() + start[v + 1];
+      if (!weighted) {
+        std::sort(first, last);
+        unique[v + 1] = EdgeOffset(std::unique(first, last) - first);
+        continue;
+      }
+      row.clear();
+      for (EdgeOffset at = start[v]; at < start[v + 1]; ++at) row.emplace_back(adj[at], order[at]);
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end(), [](auto& a, auto& b) { return a.first == b.first; }), row.end());
+      for (std::size_t i = 0; i < row.size(); ++i) adj[start[v] + i] = row[i].first, order[start[v] + i] = row[i].second;
+      unique[v + 1] = row.size();
+    }
+  }
+  std::partial_sum(unique.begin(), unique.end(), unique.begin());
   Graph g;
-  g.offsets.assign(std::size_t(n) + 1, 0);
-  g.neighbors.reserve(adj.size());
-  if (weighted) g.edge_weights.reserve(adj.size());
-  std::vector<EdgeOffset> idx;
-  for (VertexId v = 0; v < n; ++v) {
-    idx.resize(count[v + 1] - count[v]);
-    std::iota(idx.begin(), idx.end(), count[v]);
-    std::sort(idx.begin(), idx.end(), [&](EdgeOffset a, EdgeOffset b) {
-      return adj[a] != adj[b] ? adj[a] < adj[b] : order[a] < order[b];
-    });
-    for (std::size_t i = 0; i < idx.size(); ++i) {
-      if (i > 0 && adj[idx[i]] == adj[idx[i - 1]]) continue;
-      g.neighbors.push_back(adj[idx[i]]);
-      if (weighted) g.edge_weights.push_back(w[idx[i]]);
+  g.offsets = unique;
+  g.neighbors.resize(unique.back());
+  if (weighted) g.edge_weights.resize(unique.back());
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t v = 0; v < std::int64_t(n); ++v)
+    for (EdgeOffset i = 0; i < unique[v + 1] - unique[v]; ++i) {
+      g.neighbors[unique[v] + i] = adj[start[v] + i];
+      if (weighted) g.edge_weights[unique[v] + i] = weights[order[start[v] + i]];
     }
-    g.offsets[v + 1] = g.neighbors.size();
-  }
   return g;
 }
 

@@ -76,8 +76,8 @@ void check_states(const std::vector<std::uint32_t>& states, std::uint32_t num_st
   if (num_states > kMaxStates)
     throw Error("RLE holds at most 256 states, not " + std::to_string(num_states));
   const std::uint32_t max_state = std::max(num_states, 2u) - 1;
-  const auto too_big = std::find_if(states.begin(), states.end(),
-                                    [&](std::uint32_t s) { return s > max_state; });
+  const auto too_big =
+      std::find_if(states.begin(), states.end(), [&](std::uint32_t s) { return s > max_state; });
   if (too_big != states.end())
     throw Error("state " + std::to_string(*too_big) + " does not fit a rule with " +
                 std::to_string(num_states) + " states");

@@ -31,8 +31,7 @@ RawEdges read_raw_edges(LineReader& reader) {
   bool weighted = false;  // as the first edge is
   while (reader.next(kComment)) {
     if (reader.size() != 2 && reader.size() != 3)
-      reader.fail("expected 'u v' or 'u v weight', found " + std::to_string(reader.size()) +
-                  " fields");
+      reader.fail("expected 'u v' or 'u v weight', " + reader.fields_found());
     if (first_edge_line == 0) {
       first_edge_line = reader.line_number();
       weighted = reader.size() == 3;

@@ -78,16 +78,20 @@ Graph rmat_graph(int scale, int edge_factor, std::uint64_t seed) {
   }
   std::vector<std::pair<VertexId, VertexId>> edges(m);
   constexpr double a = 0.57, b = 0.19, c = 0.19;
-  for (std::uint64_t e = 0; e < m; ++e) {
+  // Edge e descends `scale` levels of the 2x2 Kronecker matrix, one 32-bit draw per level
+  // (four per Philox call), so edges are independent and generated in parallel.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < std::int64_t(m); ++e) {
     VertexId u = 0, v = 0;
-    for (int bit = 0; bit < scale; ++bit) {
-      Philox4x32 r = draw(seed, e * 32 + std::uint64_t(bit));
-      const double x = unit(r.v[0], r.v[1]);
+    Philox4x32 r{};
+    for (int level = 0; level < scale; ++level) {
+      if (level % 4 == 0) r = draw(seed, std::uint64_t(e) * 8 + std::uint64_t(level / 4));
+      const double x = double(r.v[level % 4]) * 0x1p-32;
       const int quadrant = x < a ? 0 : x < a + b ? 1 : x < a + b + c ? 2 : 3;
       u = (u << 1) | VertexId(quadrant >> 1);
       v = (v << 1) | VertexId(quadrant & 1);
     }
-    edges[e] = {perm[u], perm[v]};
+    edges[std::size_t(e)] = {perm[u], perm[v]};
   }
   return graph_from_edges(n, edges);
 }

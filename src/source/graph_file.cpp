@@ -54,8 +54,10 @@ Graph read_graph_file(const std::string& path, const GraphReadOptions& options) 
   const GraphFormat format =
       options.format == GraphFormat::automatic ? detect_format(in, path) : options.format;
   switch (format) {
-    case GraphFormat::metis: return read_metis_graph(in, path);
-    case GraphFormat::matrix_market: return read_matrix_market(in, path);
+    case GraphFormat::metis:
+      return read_metis_graph(in, path);
+    case GraphFormat::matrix_market:
+      return read_matrix_market(in, path);
     case GraphFormat::edge_list:
     case GraphFormat::automatic:  // resolved above
       break;
@@ -70,15 +72,14 @@ std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_
   states.reserve(num_vertices);
   while (reader.next("#")) {
     if (states.size() == num_vertices)
-      reader.fail("more than " + std::to_string(num_vertices) + " states (one per vertex)");
-    if (reader.size() != 1)
-      reader.fail("expected one state per line, found " + std::to_string(reader.size()) + " fields");
+      reader.fail("more states than vertices (" + std::to_string(num_vertices) + ")");
+    if (reader.size() != 1) reader.fail("expected one state per line, " + reader.fields_found());
     states.push_back(static_cast<std::uint32_t>(
         reader.parse_unsigned(reader[0], "state", std::numeric_limits<std::uint32_t>::max())));
   }
   if (states.size() != num_vertices)
-    reader.fail_at(0, "expected " + std::to_string(num_vertices) + " states (one per vertex), found " +
-                          std::to_string(states.size()));
+    reader.fail_at(0, "expected one state per vertex (" + std::to_string(num_vertices) +
+                          "), found " + std::to_string(states.size()));
   return states;
 }
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cellgraph/error.hpp"
@@ -39,18 +40,23 @@ class LineReader {
     while (std::getline(in_, line_)) {
       ++line_number_;
       split();
-      if (tokens_.empty() ? blank == BlankLines::keep
-                          : comment_marks.find(tokens_[0][0]) == std::string_view::npos)
-        return true;
+      const bool skipped = tokens_.empty()
+                               ? blank == BlankLines::skip
+                               : comment_marks.find(tokens_[0][0]) != std::string_view::npos;
+      if (!skipped) return true;
     }
     if (in_.bad()) fail_at(line_number_ + 1, "read error");
     return false;
   }
 
-  const std::string& name() const { return name_; }
   std::size_t line_number() const { return line_number_; }
   std::size_t size() const { return tokens_.size(); }
   std::string_view operator[](std::size_t i) const { return tokens_[i]; }
+
+  // "found 1 field", "found 3 fields": the current line's field count, for messages.
+  std::string fields_found() const {
+    return "found " + std::to_string(size()) + (size() == 1 ? " field" : " fields");
+  }
 
   [[noreturn]] void fail(const std::string& what) const { fail_at(line_number_, what); }
   [[noreturn]] void fail_at(std::size_t line, const std::string& what) const {
@@ -120,7 +126,8 @@ class LineReader {
   // A token as shown in a message, cut short so that a garbage line stays readable.
   static std::string shortened(std::string_view token) {
     constexpr std::size_t kShown = 40;
-    return token.size() <= kShown ? std::string(token) : std::string(token.substr(0, kShown)) + "...";
+    return token.size() <= kShown ? std::string(token)
+                                  : std::string(token.substr(0, kShown)) + "...";
   }
   static std::string quoted(std::string_view token) { return "'" + shortened(token) + "'"; }
 

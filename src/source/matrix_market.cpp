@@ -22,8 +22,7 @@ namespace {
 using detail::LineReader;
 
 constexpr std::string_view kComment = "%";
-constexpr std::string_view kBannerShape =
-    "'%%MatrixMarket matrix coordinate <field> <symmetry>'";
+constexpr std::string_view kBannerShape = "'%%MatrixMarket matrix coordinate <field> <symmetry>'";
 
 enum class Field { pattern, integer, real };
 enum class Symmetry { general, symmetric, skew_symmetric };
@@ -45,11 +44,26 @@ std::string lowercase(std::string_view word) {
   return lower;
 }
 
+Field parse_field(const LineReader& banner, const std::string& word) {
+  if (word == "pattern") return Field::pattern;
+  if (word == "integer") return Field::integer;
+  if (word == "real") return Field::real;
+  if (word == "complex") banner.fail("complex matrices are not supported");
+  banner.fail("unknown field '" + word + "' (expected pattern, integer or real)");
+}
+
+Symmetry parse_symmetry(const LineReader& banner, const std::string& word) {
+  if (word == "general") return Symmetry::general;
+  if (word == "symmetric") return Symmetry::symmetric;
+  if (word == "skew-symmetric") return Symmetry::skew_symmetric;
+  if (word == "hermitian") banner.fail("hermitian matrices are not supported");
+  banner.fail("unknown symmetry '" + word + "' (expected general, symmetric or skew-symmetric)");
+}
+
 Banner read_banner(LineReader& reader) {
   if (!reader.next(""))
     reader.fail_at(0, "empty file; expected the banner " + std::string(kBannerShape));
-  if (reader[0] != "%%MatrixMarket")
-    reader.fail("missing the banner " + std::string(kBannerShape));
+  if (reader[0] != "%%MatrixMarket") reader.fail("missing the banner " + std::string(kBannerShape));
   if (reader.size() != 5) reader.fail("the banner must read " + std::string(kBannerShape));
   const std::string object = lowercase(reader[1]), format = lowercase(reader[2]),
                     field = lowercase(reader[3]), symmetry = lowercase(reader[4]);
@@ -60,31 +74,19 @@ Banner read_banner(LineReader& reader) {
   if (format != "coordinate")
     reader.fail("unknown format '" + format + "' (expected 'coordinate')");
 
-  Banner banner;
-  if (field == "pattern") banner.field = Field::pattern;
-  else if (field == "integer") banner.field = Field::integer;
-  else if (field == "real") banner.field = Field::real;
-  else if (field == "complex") reader.fail("complex matrices are not supported");
-  else reader.fail("unknown field '" + field + "' (expected pattern, integer or real)");
-
-  if (symmetry == "general") banner.symmetry = Symmetry::general;
-  else if (symmetry == "symmetric") banner.symmetry = Symmetry::symmetric;
-  else if (symmetry == "skew-symmetric") banner.symmetry = Symmetry::skew_symmetric;
-  else if (symmetry == "hermitian") reader.fail("hermitian matrices are not supported");
-  else reader.fail("unknown symmetry '" + symmetry + "' (expected general, symmetric or skew-symmetric)");
-  return banner;
+  return {parse_field(reader, field), parse_symmetry(reader, symmetry)};
 }
 
 Size read_size(LineReader& reader, const Banner& banner) {
   if (!reader.next(kComment)) reader.fail_at(0, "missing the size line 'rows cols entries'");
   if (reader.size() != 3)
-    reader.fail("the size line must be 'rows cols entries', found " +
-                std::to_string(reader.size()) + " fields");
+    reader.fail("the size line must be 'rows cols entries', " + reader.fields_found());
   Size size;
   size.line = reader.line_number();
   size.rows = reader.parse_unsigned(reader[0], "row count", detail::kMaxVertices);
   size.cols = reader.parse_unsigned(reader[1], "column count", detail::kMaxVertices);
-  size.entries = reader.parse_unsigned(reader[2], "entry count", std::numeric_limits<std::uint64_t>::max());
+  size.entries =
+      reader.parse_unsigned(reader[2], "entry count", std::numeric_limits<std::uint64_t>::max());
   if (banner.symmetry != Symmetry::general && size.rows != size.cols)
     reader.fail("a symmetric matrix must be square, found " + std::to_string(size.rows) + " x " +
                 std::to_string(size.cols));
@@ -98,6 +100,19 @@ struct Entries {
   std::vector<std::size_t> lines;
 };
 
+// Parsed even where it is then dropped (skew-symmetric), so that a malformed value is reported.
+double read_value(const LineReader& entry, Field field) {
+  switch (field) {
+    case Field::integer:
+      return static_cast<double>(entry.parse_signed(entry[2], "value"));
+    case Field::real:
+      return entry.parse_real(entry[2], "value");
+    case Field::pattern:
+      break;
+  }
+  return 0;
+}
+
 Entries read_entries(LineReader& reader, const Banner& banner, const Size& size) {
   const bool has_value = banner.field != Field::pattern;
   const bool keep_value = has_value && banner.symmetry != Symmetry::skew_symmetric;
@@ -106,48 +121,47 @@ Entries read_entries(LineReader& reader, const Banner& banner, const Size& size)
   entries.lines.reserve(detail::reserve_hint(size.entries));
   while (reader.next(kComment)) {
     if (entries.edges.size() == size.entries)
-      reader.fail("more entries than the " + std::to_string(size.entries) +
-                  " the size line gives");
+      reader.fail("more entries than the " + std::to_string(size.entries) + " the size line gives");
     if (reader.size() != (has_value ? 3u : 2u))
-      reader.fail(std::string("an entry must be ") + (has_value ? "'row column value'" : "'row column'") +
-                  ", found " + std::to_string(reader.size()) + " fields");
+      reader.fail(std::string("an entry must be ") +
+                  (has_value ? "'row column value'" : "'row column'") + ", " +
+                  reader.fields_found());
     const auto row = static_cast<VertexId>(reader.parse_index(reader[0], "row", size.rows));
     const auto col = static_cast<VertexId>(reader.parse_index(reader[1], "column", size.cols));
-    // Parsed even when dropped (skew-symmetric), so that a malformed value is still reported.
-    double value = 0;
-    if (banner.field == Field::integer) value = static_cast<double>(reader.parse_signed(reader[2], "value"));
-    if (banner.field == Field::real) value = reader.parse_real(reader[2], "value");
+    const double value = read_value(reader, banner.field);
     entries.edges.emplace_back(row, col);
     if (keep_value) entries.values.push_back(value);
     entries.lines.push_back(reader.line_number());
   }
   if (entries.edges.size() != size.entries)
     reader.fail_at(size.line, "the size line gives " + std::to_string(size.entries) +
-                                  " entries, but the file has " + std::to_string(entries.edges.size()));
+                                  " entries, but the file has " +
+                                  std::to_string(entries.edges.size()));
   return entries;
 }
 
 // The format does not allow an entry twice; in a symmetric matrix (i, j) and (j, i) are the
 // same entry. The first repeat in file order is reported.
 void reject_duplicates(const LineReader& reader, const Entries& entries, Symmetry symmetry) {
-  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;  // (row, col) packed, line
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;  // (row, col) packed, entry index
   keyed.reserve(entries.edges.size());
   for (std::size_t e = 0; e < entries.edges.size(); ++e) {
     auto [row, col] = entries.edges[e];
     if (symmetry != Symmetry::general && row < col) std::swap(row, col);
-    keyed.emplace_back(std::uint64_t{row} << 32 | col, entries.lines[e]);
+    keyed.emplace_back(std::uint64_t{row} << 32 | col, e);
   }
   std::sort(keyed.begin(), keyed.end());
-  std::size_t repeat = keyed.size();  // the repeat that comes first in the file
+  std::size_t repeat = keyed.size();  // into keyed: the repeat that comes first in the file
   for (std::size_t i = 1; i < keyed.size(); ++i)
     if (keyed[i].first == keyed[i - 1].first &&
         (repeat == keyed.size() || keyed[i].second < keyed[repeat].second))
       repeat = i;
   if (repeat == keyed.size()) return;
-  const auto [key, line] = keyed[repeat];
-  reader.fail_at(line, "duplicate entry (" + std::to_string((key >> 32) + 1) + ", " +
-                           std::to_string((key & 0xFFFFFFFFu) + 1) + "), first given on line " +
-                           std::to_string(keyed[repeat - 1].second));
+  const std::size_t entry = keyed[repeat].second, original = keyed[repeat - 1].second;
+  const auto [row, col] = entries.edges[entry];
+  reader.fail_at(entries.lines[entry], "duplicate entry (" + std::to_string(row + 1) + ", " +
+                                           std::to_string(col + 1) + "), first given on line " +
+                                           std::to_string(entries.lines[original]));
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 //
 // Header "n m [fmt [ncon]]", then one line per vertex: [size] [w1 .. wncon] followed by its
 // neighbors (1-based), each followed by an edge weight when fmt is xx1. '%' lines are
-// comments; a blank line is a vertex with no neighbors. Every edge is listed from both ends.
+// comments; a blank line is a vertex with no neighbors. Every edge is listed from both ends,
+// with the same weight. As in METIS, edge weights must be positive.
 #include <algorithm>
+#include <limits>
 #include <span>
 #include <string>
 #include <utility>
@@ -34,10 +36,14 @@ struct Header {
 // The adjacency lists as the file gives them, row by row, 0-based.
 struct Listing {
   std::vector<EdgeOffset> offsets{0};
-  std::vector<std::pair<VertexId, VertexId>> entries;  // (vertex, neighbor)
-  std::vector<double> weights;                         // one per entry when fmt is xx1
+  std::vector<VertexId> neighbors;
+  std::vector<double> weights;  // one per neighbor when fmt is xx1
   std::vector<std::int64_t> sizes, vertex_weights;
   std::vector<std::size_t> lines;  // each vertex's line
+
+  std::span<const VertexId> row(VertexId u) const {
+    return std::span(neighbors).subspan(offsets[u], offsets[u + 1] - offsets[u]);
+  }
 };
 
 std::string vertex_name(VertexId v) { return "vertex " + std::to_string(std::uint64_t{v} + 1); }
@@ -46,12 +52,12 @@ Header read_header(LineReader& reader) {
   if (!reader.next(kComment))
     reader.fail_at(0, "empty file; expected the header 'n m [fmt [ncon]]'");
   if (reader.size() < 2 || reader.size() > 4)
-    reader.fail("header must be 'n m [fmt [ncon]]', found " + std::to_string(reader.size()) +
-                " fields");
+    reader.fail("the header must be 'n m [fmt [ncon]]', " + reader.fields_found());
   Header h;
   h.line = reader.line_number();
-  h.n = static_cast<VertexId>(reader.parse_unsigned(reader[0], "vertex count", detail::kMaxVertices));
-  if (h.n == 0) reader.fail("vertex count must be positive");
+  h.n =
+      static_cast<VertexId>(reader.parse_unsigned(reader[0], "vertex count", detail::kMaxVertices));
+  if (h.n == 0) reader.fail("the vertex count must be positive");
   h.m = reader.parse_unsigned(reader[1], "edge count", std::numeric_limits<EdgeOffset>::max() / 2);
   if (reader.size() >= 3) {
     // Up to three flag digits, leading zeros optional: vertex sizes, vertex weights, edge weights.
@@ -66,7 +72,7 @@ Header read_header(LineReader& reader) {
   if (h.has_vertex_weights) h.ncon = 1;
   if (reader.size() == 4) {
     if (!h.has_vertex_weights)
-      reader.fail("ncon is given but fmt '" + std::string(reader[2]) + "' has no vertex weights");
+      reader.fail("ncon is given, but fmt '" + std::string(reader[2]) + "' has no vertex weights");
     const auto ncon = reader.parse_unsigned(reader[3], "ncon", std::numeric_limits<int>::max());
     h.ncon = std::max(1, static_cast<int>(ncon));  // METIS reads ncon 0 as 1
   }
@@ -75,18 +81,16 @@ Header read_header(LineReader& reader) {
 
 // What a vertex line must start with, for messages: "a size and 2 weights".
 std::string leading_fields(const Header& h) {
-  std::string weights = std::to_string(h.ncon) + (h.ncon == 1 ? " weight" : " weights");
+  const std::string weights = std::to_string(h.ncon) + (h.ncon == 1 ? " weight" : " weights");
   if (h.has_sizes && h.ncon > 0) return "a size and " + weights;
   return h.has_sizes ? "a size" : weights;
 }
 
 // Sorting a copy of the row costs O(d log d) and, unlike a per-vertex marker array, nothing
 // proportional to the n that a possibly corrupt header claims.
-void reject_repeated_neighbor(const LineReader& line, VertexId u,
-                              std::span<const std::pair<VertexId, VertexId>> row,
+void reject_repeated_neighbor(const LineReader& line, VertexId u, std::span<const VertexId> row,
                               std::vector<VertexId>& scratch) {
-  scratch.clear();
-  for (auto [from, to] : row) scratch.push_back(to);
+  scratch.assign(row.begin(), row.end());
   std::sort(scratch.begin(), scratch.end());
   if (auto twice = std::adjacent_find(scratch.begin(), scratch.end()); twice != scratch.end())
     line.fail(vertex_name(u) + " lists " + vertex_name(*twice) + " twice");
@@ -99,8 +103,8 @@ void read_vertex(const LineReader& line, const Header& h, VertexId u, Listing& o
     line.fail(vertex_name(u) + " needs " + leading_fields(h) + " before its neighbors");
   std::size_t t = 0;
   if (h.has_sizes)
-    out.sizes.push_back(static_cast<std::int64_t>(
-        line.parse_unsigned(line[t++], "vertex size", kMaxVertexWeight)));
+    out.sizes.push_back(
+        static_cast<std::int64_t>(line.parse_unsigned(line[t++], "vertex size", kMaxVertexWeight)));
   for (int k = 0; k < h.ncon; ++k)
     out.vertex_weights.push_back(static_cast<std::int64_t>(
         line.parse_unsigned(line[t++], "vertex weight", kMaxVertexWeight)));
@@ -109,32 +113,32 @@ void read_vertex(const LineReader& line, const Header& h, VertexId u, Listing& o
   if ((line.size() - t) % stride != 0)
     line.fail("neighbor " + std::string(line[line.size() - 1]) + " of " + vertex_name(u) +
               " has no edge weight");
-  const std::size_t row_start = out.entries.size();
   for (; t < line.size(); t += stride) {
     const auto v = static_cast<VertexId>(line.parse_index(line[t], "neighbor", h.n));
     if (v == u) line.fail(vertex_name(u) + " lists itself");
-    out.entries.emplace_back(u, v);
+    out.neighbors.push_back(v);
     if (h.has_edge_weights) {
       const std::uint64_t w = line.parse_unsigned(line[t + 1], "edge weight", kMaxEdgeWeight);
       if (w == 0) line.fail("edge weights must be positive, found 0");
       out.weights.push_back(static_cast<double>(w));
     }
   }
-  reject_repeated_neighbor(line, u, std::span(out.entries).subspan(row_start), scratch);
-  out.offsets.push_back(out.entries.size());
+  out.offsets.push_back(out.neighbors.size());
   out.lines.push_back(line.line_number());
+  reject_repeated_neighbor(line, u, out.row(u), scratch);
 }
 
 Listing read_vertices(LineReader& reader, const Header& h) {
   Listing listing;
   listing.offsets.reserve(detail::reserve_hint(std::uint64_t{h.n} + 1));
   listing.lines.reserve(detail::reserve_hint(h.n));
-  listing.entries.reserve(detail::reserve_hint(2 * h.m));
+  listing.neighbors.reserve(detail::reserve_hint(2 * h.m));
   std::vector<VertexId> scratch;
   for (VertexId u = 0; u < h.n; ++u) {
     if (!reader.next(kComment, BlankLines::keep))
-      reader.fail_at(h.line, "header says " + std::to_string(h.n) + " vertices, but the file has " +
-                                 std::to_string(u) + " vertex lines");
+      reader.fail_at(h.line, "the header gives " + std::to_string(h.n) +
+                                 " vertices, but the file has " + std::to_string(u) +
+                                 " vertex lines");
     read_vertex(reader, h, u, listing, scratch);
   }
   // Blank lines may pad the end of the file; anything else is one vertex line too many.
@@ -144,34 +148,50 @@ Listing read_vertices(LineReader& reader, const Header& h) {
   return listing;
 }
 
-// graph_from_edges merges both listings of an edge, keeping the first (the smaller vertex's
-// weight). Without duplicates within a row, the file is symmetric iff each merged row is as
-// long as the file's row, and each listing agrees with the merged weight.
+// Each edge once, as its smaller vertex lists it (with that listing's weight).
+Graph merge_from_smaller_ends(VertexId n, const Listing& listing) {
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  std::vector<double> weights;
+  edges.reserve(listing.neighbors.size() / 2);
+  for (VertexId u = 0; u < n; ++u)
+    for (EdgeOffset e = listing.offsets[u]; e < listing.offsets[u + 1]; ++e)
+      if (u < listing.neighbors[e]) {
+        edges.emplace_back(u, listing.neighbors[e]);
+        if (!listing.weights.empty()) weights.push_back(listing.weights[e]);
+      }
+  return graph_from_edges(n, edges, weights);
+}
+
+// `g` holds each edge as its smaller vertex lists it. With no neighbor listed twice, the file
+// is symmetric iff every row of `g` has as many entries as the file's row and every listing
+// of a smaller neighbor is in `g`, with the same weight.
 void check_symmetric(const LineReader& reader, const Listing& listing, const Graph& g) {
   for (VertexId u = 0; u < g.num_vertices(); ++u) {
-    const EdgeOffset begin = listing.offsets[u], end = listing.offsets[u + 1];
-    if (g.degree(u) != end - begin) {
-      std::vector<bool> listed(g.num_vertices(), false);
-      for (EdgeOffset e = begin; e < end; ++e) listed[listing.entries[e].second] = true;
-      for (EdgeOffset e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-        if (const VertexId v = g.neighbors[e]; !listed[v])
-          reader.fail_at(listing.lines[v], vertex_name(v) + " lists " + vertex_name(u) +
-                                               ", but " + vertex_name(u) + " does not list it");
-    }
-    if (listing.weights.empty()) continue;
-    const auto row_begin = g.neighbors.begin() + static_cast<std::ptrdiff_t>(g.offsets[u]);
-    const auto row_end = g.neighbors.begin() + static_cast<std::ptrdiff_t>(g.offsets[u + 1]);
-    for (EdgeOffset e = begin; e < end; ++e) {
-      const VertexId v = listing.entries[e].second;
-      const auto at = std::lower_bound(row_begin, row_end, v) - g.neighbors.begin();
-      const double merged = g.edge_weights[static_cast<std::size_t>(at)];
-      if (merged != listing.weights[e])
+    const auto g_row = std::span(g.neighbors).subspan(g.offsets[u], g.degree(u));
+    for (EdgeOffset e = listing.offsets[u]; e < listing.offsets[u + 1]; ++e) {
+      const VertexId v = listing.neighbors[e];
+      if (v > u) continue;  // in g by construction
+      const auto at = std::lower_bound(g_row.begin(), g_row.end(), v);
+      if (at == g_row.end() || *at != v)
+        reader.fail_at(listing.lines[u], vertex_name(u) + " lists " + vertex_name(v) + ", but " +
+                                             vertex_name(v) + " does not list it");
+      if (listing.weights.empty()) continue;
+      const double smaller_end_weight =
+          g.edge_weights[g.offsets[u] + static_cast<std::size_t>(at - g_row.begin())];
+      if (listing.weights[e] != smaller_end_weight)
         reader.fail_at(listing.lines[u],
-                       "edge " + std::to_string(u + 1) + "-" + std::to_string(v + 1) + " weighs " +
-                           std::to_string(static_cast<std::uint64_t>(listing.weights[e])) +
-                           " here but " + std::to_string(static_cast<std::uint64_t>(merged)) +
-                           " on line " + std::to_string(listing.lines[v]));
+                       "edge " + std::to_string(v + 1) + "-" + std::to_string(u + 1) + " weighs " +
+                           std::to_string(std::uint64_t(listing.weights[e])) + " here but " +
+                           std::to_string(std::uint64_t(smaller_end_weight)) + " on line " +
+                           std::to_string(listing.lines[v]));
     }
+    if (g.degree(u) == listing.row(u).size()) continue;
+    // A smaller vertex lists u, but u does not list it.
+    const auto u_row = listing.row(u);
+    for (VertexId w : g_row)
+      if (std::find(u_row.begin(), u_row.end(), w) == u_row.end())
+        reader.fail_at(listing.lines[w], vertex_name(w) + " lists " + vertex_name(u) + ", but " +
+                                             vertex_name(u) + " does not list it");
   }
 }
 
@@ -182,12 +202,12 @@ Graph read_metis_graph(std::istream& in, const std::string& name) {
   const Header header = read_header(reader);
   Listing listing = read_vertices(reader, header);
 
-  Graph g = graph_from_edges(header.n, listing.entries, listing.weights);
+  Graph g = merge_from_smaller_ends(header.n, listing);
   check_symmetric(reader, listing, g);
-  if (listing.entries.size() != 2 * header.m)
-    reader.fail_at(header.line, "header says " + std::to_string(header.m) +
+  if (listing.neighbors.size() != 2 * header.m)
+    reader.fail_at(header.line, "the header gives " + std::to_string(header.m) +
                                     " edges, but the adjacency lists hold " +
-                                    std::to_string(listing.entries.size() / 2) +
+                                    std::to_string(listing.neighbors.size() / 2) +
                                     " (each edge is listed from both ends)");
 
   g.vertex_sizes = std::move(listing.sizes);

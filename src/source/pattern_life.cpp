@@ -22,7 +22,8 @@ bool parse_integers(std::string_view text, std::int32_t* values, int count) {
   for (int i = 0; i < count; ++i) {
     text = trim(text);
     const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), values[i]);
-    if (error != std::errc() || (stop != text.data() + text.size() && *stop != ' ' && *stop != '\t'))
+    if (error != std::errc() ||
+        (stop != text.data() + text.size() && *stop != ' ' && *stop != '\t'))
       return false;
     text.remove_prefix(std::size_t(stop - text.data()));
   }
@@ -112,7 +113,8 @@ class LifeReader {
 
   void read_cell(std::string_view line) {
     std::int32_t xy[2];
-    if (!parse_integers(line, xy, 2)) fail("bad cell line '" + std::string(line) + "': expected 'x y'");
+    if (!parse_integers(line, xy, 2))
+      fail("bad cell line '" + std::string(line) + "': expected 'x y'");
     pattern_.cells.push_back({xy[0], xy[1], 1});
   }
 
@@ -142,8 +144,6 @@ class LifeReader {
 
 }  // namespace
 
-Pattern read_life(std::istream& in, const std::string& name) {
-  return LifeReader(in, name).read();
-}
+Pattern read_life(std::istream& in, const std::string& name) { return LifeReader(in, name).read(); }
 
 }  // namespace cellgraph

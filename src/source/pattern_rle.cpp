@@ -2,6 +2,7 @@
 // Where Golly is lenient and nothing is ambiguous (cells beyond the declared W x H, no final
 // '!') this reader is too; where Golly silently guesses (unknown characters, a count with no
 // cell after it, no header) it reports the line instead.
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -52,7 +53,9 @@ class HeaderParser {
   }
 
  private:
-  void skip_blanks() { rest_ = rest_.substr(std::min(rest_.find_first_not_of(" \t"), rest_.size())); }
+  void skip_blanks() {
+    rest_ = rest_.substr(std::min(rest_.find_first_not_of(" \t"), rest_.size()));
+  }
   bool symbol(char c) {
     skip_blanks();
     if (rest_.empty() || rest_.front() != c) return false;
@@ -158,9 +161,7 @@ class RleReader {
       if (read_body_line(line_)) return;
     }
     // Golly accepts a body with no '!'; a dangling count has nothing to repeat, though.
-    if (count_line_ != 0)
-      throw ParseError(name_, count_line_, "count " + std::to_string(count_) +
-                                               " is not followed by a cell or '$'");
+    if (count_line_ != 0) fail_dangling_count(count_line_);
   }
 
   // Returns true at the final '!'. Counts may continue on the next line, as Golly reads them.
@@ -172,11 +173,11 @@ class RleReader {
         continue;
       }
       if (c == ' ' || c == '\t') {
-        if (count_line_ != 0) fail_dangling_count();
+        if (count_line_ != 0) fail_dangling_count(lines_.number());
         continue;
       }
       if (c == '!') {
-        if (count_line_ != 0) fail_dangling_count();
+        if (count_line_ != 0) fail_dangling_count(lines_.number());
         return true;
       }
       const std::int64_t run = take_count();
@@ -221,8 +222,9 @@ class RleReader {
     return run;
   }
 
-  [[noreturn]] void fail_dangling_count() const {
-    fail("count " + std::to_string(count_) + " is not followed by a cell or '$'");
+  [[noreturn]] void fail_dangling_count(std::size_t line) const {
+    throw ParseError(name_, line,
+                     "count " + std::to_string(count_) + " is not followed by a cell or '$'");
   }
 
   void advance_x(std::int64_t run) {

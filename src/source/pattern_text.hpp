@@ -1,6 +1,7 @@
 // Private helpers shared by the pattern readers: numbered lines and Golly's rule suffixes.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <string>
 #include <string_view>

@@ -1,5 +1,10 @@
 // The CPU reference: one synchronous step over the compiled layout, slice by slice, with the
 // model's own gather/apply. Every GPU kernel is tested against this.
+//
+// Fold order is part of the contract, so that models with floating-point folds agree bit for
+// bit: an ordinary vertex gathers its neighbors in list order; a hub is folded as a warp folds
+// it, 32 partial folds (lane i takes entries i, i + 32, ...) merged by the shuffle tree
+// (offsets 16, 8, 4, 2, 1: lane i combines lane i + offset into its own).
 #pragma once
 #include <omp.h>
 
@@ -24,6 +29,31 @@ void for_each_neighbor(const Layout& L, std::uint32_t slice, std::uint32_t v, Vi
 }
 
 template <class Model>
+typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
+                             std::uint32_t v) {
+  using Vars = typename Model::Vars;
+  typename Model::Acc lane[kSliceWidth];
+  for (std::uint32_t i = 0; i < kSliceWidth; ++i) lane[i] = model.init();
+  const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
+  for (std::uint32_t k = 0; k < L.degree[v]; ++k)
+    model.gather(lane[k % kSliceWidth], CellRead<Vars>{current, row[k]}, k);
+  for (std::uint32_t offset = kSliceWidth / 2; offset > 0; offset /= 2)
+    for (std::uint32_t i = 0; i < offset; ++i) model.combine(lane[i], lane[i + offset]);
+  return lane[0];
+}
+
+template <class Model>
+typename Model::Acc fold_ordinary(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
+                                  std::uint32_t slice, std::uint32_t v) {
+  using Vars = typename Model::Vars;
+  typename Model::Acc acc = model.init();
+  for_each_neighbor(L, slice, v, [&](std::uint32_t cell, std::uint32_t slot) {
+    model.gather(acc, CellRead<Vars>{current, cell}, slot);
+  });
+  return acc;
+}
+
+template <class Model>
 void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
            StateRef<typename Model::Vars> next, std::uint64_t seed, std::uint32_t step,
            int threads) {
@@ -31,13 +61,11 @@ void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> c
   const std::int64_t slices = L.num_slices();
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
   for (std::int64_t s = 0; s < slices; ++s) {
-    const std::uint32_t first = std::uint32_t(s) * kSliceWidth;
+    const std::uint32_t slice = std::uint32_t(s), first = slice * kSliceWidth;
     const std::uint32_t last = std::min(L.num_vertices, first + kSliceWidth);
     for (std::uint32_t v = first; v < last; ++v) {
-      typename Model::Acc acc = model.init();
-      for_each_neighbor(L, std::uint32_t(s), v, [&](std::uint32_t cell, std::uint32_t slot) {
-        model.gather(acc, CellRead<Vars>{current, cell}, slot);
-      });
+      const typename Model::Acc acc = slice < L.num_hub_slices ? fold_hub(L, model, current, v)
+                                                               : fold_ordinary(L, model, current, slice, v);
       CellWrite<Vars> out{next, v};
       model.apply(CellRead<Vars>{current, v}, acc, out,
                   CellContext{seed, step, L.local_to_user[v], L.degree[v]});

@@ -1,0 +1,194 @@
+// The CUDA backend: the layout and both state buffers live on the device from construction
+// on; steps launch the sweep kernels (replayed from captured CUDA graphs so that small graphs
+// are not bound by launch overhead); only observers copy anything back, through pinned memory.
+#pragma once
+#include <cub/device/device_histogram.cuh>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/simulation.hpp"
+#include "src/backend/cuda/device_layout.cuh"
+#include "src/backend/cuda/sweep_kernels.cuh"
+
+namespace cellgraph::cuda {
+
+template <class Vars, class Seq = std::make_integer_sequence<int, Vars::count>>
+class DeviceState;
+
+template <class Vars, int... I>
+class DeviceState<Vars, std::integer_sequence<int, I...>> {
+ public:
+  explicit DeviceState(std::size_t length)
+      : arrays_(DeviceArray<typename Vars::template type<I>>(length)...) {
+    (CG_CUDA(cudaMemset(std::get<I>(arrays_).data(), 0, length * sizeof(typename Vars::template type<I>))), ...);
+  }
+  StateRef<Vars> ref() const { return StateRef<Vars>{{static_cast<void*>(std::get<I>(arrays_).data())...}}; }
+  template <int J>
+  auto& array() { return std::get<J>(arrays_); }
+
+ private:
+  std::tuple<DeviceArray<typename Vars::template type<I>>...> arrays_;
+};
+
+// Steps per captured graph: long graphs for small layouts (launch-bound), two otherwise.
+inline std::uint32_t steps_per_graph(std::uint32_t vertices) { return vertices < (1u << 20) ? 64 : 2; }
+
+template <class Model>
+class CudaSimulation final : public Simulation {
+  using Vars = typename Model::Vars;
+  using Primary = typename Vars::template type<0>;
+
+ public:
+  CudaSimulation(const Model& model, std::shared_ptr<const Layout> layout, const SimulationOptions& options)
+      : model_(model), layout_(std::move(layout)), options_(options), device_(*layout_),
+        buffer_{DeviceState<Vars>(layout_->state_length()), DeviceState<Vars>(layout_->state_length())},
+        step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())),
+        census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices) {
+    if (model_.num_states() && options.boundary_value >= model_.num_states())
+      throw Error("boundary state " + std::to_string(options.boundary_value) + " is not a state of this model");
+    CG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    const Primary boundary = Primary(options.boundary_value);
+    for (auto& b : buffer_) b.template array<0>().upload(&boundary, 1, layout_->boundary_cell());
+    const std::uint32_t zero = 0;
+    step_counter_.upload(&zero, 1);
+    std::size_t bytes = 0;
+    CG_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, buffer_[0].template array<0>().data(),
+                                                census_device_.data(), int(census_bins_) + 1, 0,
+                                                int(census_bins_), int(layout_->num_vertices), stream_));
+    census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
+  }
+  ~CudaSimulation() override {
+    for (cudaGraphExec_t g : graphs_)
+      if (g) cudaGraphExecDestroy(g);
+    cudaStreamDestroy(stream_);
+  }
+
+  std::string backend_name() const override { return "cuda"; }
+  const Layout& layout() const override { return *layout_; }
+  std::uint32_t num_states() const override { return model_.num_states(); }
+  std::uint64_t step() const override { return step_; }
+
+  void advance(std::uint64_t steps) override {
+    const std::uint32_t per_graph = steps_per_graph(layout_->num_vertices);
+    while (steps >= per_graph) {
+      CG_CUDA(cudaGraphLaunch(graph(per_graph), stream_));
+      steps -= per_graph, step_ += per_graph;  // per_graph is even: the buffers end where they began
+    }
+    if (steps) {
+      launch_steps(std::uint32_t(steps));
+      step_ += steps;
+      if (steps % 2) parity_ ^= 1;
+    }
+    CG_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  std::vector<std::uint64_t> census() const override {
+    std::size_t bytes = census_temp_.size();
+    CG_CUDA(cub::DeviceHistogram::HistogramEven(census_temp_.data(), bytes, current().template array<0>().data(),
+                                                census_device_.data(), int(census_bins_) + 1, 0,
+                                                int(census_bins_), int(layout_->num_vertices), stream_));
+    CG_CUDA(cudaMemcpyAsync(census_host_.data(), census_device_.data(), census_bins_ * sizeof(int),
+                            cudaMemcpyDeviceToHost, stream_));
+    CG_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<std::uint64_t> counts(census_host_.data(), census_host_.data() + census_bins_);
+    // CUB leaves out values beyond the last level; the CPU backend counts them in the last bin.
+    std::uint64_t counted = 0;
+    for (auto c : counts) counted += c;
+    counts.back() += layout_->num_vertices - counted;
+    return counts;
+  }
+
+  std::vector<std::uint32_t> states() const override {
+    const Layout& L = *layout_;
+    CG_CUDA(cudaMemcpyAsync(states_host_.data(), current().template array<0>().data(), L.num_vertices * sizeof(Primary),
+                            cudaMemcpyDeviceToHost, stream_));
+    CG_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<std::uint32_t> out(L.num_vertices);
+    for (std::uint32_t v = 0; v < L.num_vertices; ++v) out[L.local_to_user[v]] = states_host_[v];
+    return out;
+  }
+
+  void set_states(const std::vector<std::uint32_t>& user_order) override {
+    const Layout& L = *layout_;
+    if (user_order.size() != L.num_vertices)
+      throw Error("initial state has " + std::to_string(user_order.size()) + " values for " +
+                  std::to_string(L.num_vertices) + " vertices");
+    for (std::uint32_t v = 0; v < L.num_vertices; ++v) {
+      const std::uint32_t value = user_order[L.local_to_user[v]];
+      if (model_.num_states() && value >= model_.num_states())
+        throw Error("initial state " + std::to_string(value) + " of vertex " + std::to_string(L.local_to_user[v]) +
+                    " is not a state of this model");
+      states_host_[v] = Primary(value);
+    }
+    CG_CUDA(cudaMemcpyAsync(current().template array<0>().data(), states_host_.data(), L.num_vertices * sizeof(Primary),
+                            cudaMemcpyHostToDevice, stream_));
+    CG_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+ private:
+  DeviceState<Vars>& current() const { return buffer_[parity_]; }
+
+  // Launches `steps` steps from the current buffer, then moves the step counter past them.
+  void launch_steps(std::uint32_t steps) {
+    const LayoutView& L = device_.view();
+    const std::uint32_t ordinary_threads = (L.num_slices - L.num_hub_slices) * 32;
+    const std::uint32_t hub_threads = L.num_hub_vertices * 32;
+    int parity = parity_;
+    for (std::uint32_t s = 0; s < steps; ++s, parity ^= 1) {
+      const StepParams p{options_.seed, step_counter_.data(), s};
+      const StateRef<Vars> from = buffer_[parity].ref(), to = buffer_[parity ^ 1].ref();
+      if (hub_threads)
+        sweep_hub_kernel<Model><<<blocks(hub_threads), kSweepBlockThreads, 0, stream_>>>(model_, L, from, to, p);
+      if (ordinary_threads)
+        sweep_ordinary_kernel<Model><<<blocks(ordinary_threads), kSweepBlockThreads, 0, stream_>>>(model_, L, from, to, p);
+      CG_CUDA_LAUNCHED();
+    }
+    advance_step_counter<<<1, 1, 0, stream_>>>(step_counter_.data(), steps);
+    CG_CUDA_LAUNCHED();
+  }
+
+  static unsigned blocks(std::uint32_t threads) { return (threads + kSweepBlockThreads - 1) / kSweepBlockThreads; }
+
+  // The captured graph of `steps` (even) steps from the current buffer.
+  cudaGraphExec_t graph(std::uint32_t steps) {
+    cudaGraphExec_t& exec = graphs_[parity_];
+    if (!exec) {
+      cudaGraph_t g;
+      CG_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+      launch_steps(steps);
+      CG_CUDA(cudaStreamEndCapture(stream_, &g));
+      CG_CUDA(cudaGraphInstantiate(&exec, g, 0));
+      CG_CUDA(cudaGraphDestroy(g));
+    }
+    return exec;
+  }
+
+  Model model_;
+  std::shared_ptr<const Layout> layout_;
+  SimulationOptions options_;
+  DeviceLayout device_;
+  mutable DeviceState<Vars> buffer_[2];
+  int parity_ = 0;  // buffer_[parity_] holds the current state
+  DeviceArray<std::uint32_t> step_counter_;
+  std::uint32_t census_bins_;
+  mutable DeviceArray<int> census_device_;
+  mutable DeviceArray<unsigned char> census_temp_;
+  PinnedArray<int> census_host_;
+  PinnedArray<Primary> states_host_;
+  cudaStream_t stream_ = nullptr;
+  cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
+  std::uint64_t step_ = 0;
+};
+
+template <class Model>
+std::unique_ptr<Simulation> make_cuda_simulation(const Model& model, std::shared_ptr<const Layout> layout,
+                                                 const SimulationOptions& options) {
+  return std::make_unique<CudaSimulation<Model>>(model, std::move(layout), options);
+}
+
+}  // namespace cellgraph::cuda

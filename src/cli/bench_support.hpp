@@ -1,0 +1,56 @@
+// cellgraph bench, the parts bench.cpp (the command and its table) takes from bench_suites.cpp:
+// the suites, the CPU baseline and the host copy ceiling.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cellgraph/graph.hpp"
+#include "cellgraph/source/source.hpp"
+#include "models/lifelike.hpp"
+
+namespace cellgraph::cli {
+
+struct BenchCase {
+  std::string name;
+  SourceSpec source;
+  std::uint64_t steps;             // per timed run
+  bool report_steps_per_s = false; // small graphs: steps/s says more than cells/s
+};
+
+// The cases of a suite: quick, standard, or gpu (the standard GPU set). Graph files that are
+// not there are left out, with a line in `notes` each. Throws Error for an unknown name.
+std::vector<BenchCase> bench_suite(const std::string& name, std::vector<std::string>& notes);
+
+// Median wall time of `repeats` calls of run().
+template <class F>
+double median_seconds(int repeats, F&& run) {
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Bytes/s of a large host copy, read + write counted: the ceiling for a memory-bound step.
+double host_copy_bandwidth(int threads);
+
+struct BaselineRun {
+  double seconds_per_step = 0;
+  std::vector<std::uint32_t> states;  // after the last timed run, user order
+  std::string detail;                 // the configuration timed, for the report
+};
+
+// The CPU baseline a user would write first: the same rule over the CSR rows with OpenMP, no
+// layout (the boundary cell at index n). Median of `repeats` runs of `steps` steps, each from
+// `initial`.
+BaselineRun csr_loop_baseline(const Graph& g, const models::LifeLike& rule,
+                              const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value,
+                              std::uint64_t steps, int repeats, int threads);
+
+}  // namespace cellgraph::cli

@@ -1,0 +1,94 @@
+// GPU suite: every CUDA kernel against the CPU reference, bit for bit. Skipped without a GPU;
+// on the GPU machine: build/tests/cellgraph_tests --test-suite=gpu
+#include <doctest/doctest.h>
+
+#include "cellgraph/identity.hpp"
+#include "cellgraph/source/generators.hpp"
+#include "cellgraph/source/graph_file.hpp"
+#include "cellgraph/source/source.hpp"
+#include "data_path.hpp"
+#include "models/registry.hpp"
+
+using namespace cellgraph;
+
+namespace {
+
+// Runs the same model from the same state on both backends and compares after each chunk.
+void check_identity(const Graph& g, const std::string& rule, const std::vector<std::uint64_t>& chunks,
+                    double density = 0.4, std::uint32_t boundary_value = 0, CompileOptions c = {}) {
+  auto layout = std::make_shared<const Layout>(compile(g, c));
+  const models::ModelInfo& life = models::find_model("lifelike");
+  SimulationOptions cpu_options, gpu_options;
+  cpu_options.boundary_value = gpu_options.boundary_value = boundary_value;
+  gpu_options.backend = BackendKind::cuda;
+  auto cpu = life.make({{"rule", rule}}, layout, cpu_options);
+  auto gpu = life.make({{"rule", rule}}, layout, gpu_options);
+  const auto start = random_fill(g.num_vertices(), density, 11);
+  cpu->set_states(start);
+  gpu->set_states(start);
+  REQUIRE(gpu->states() == start);
+  for (std::uint64_t steps : chunks) {
+    cpu->advance(steps);
+    gpu->advance(steps);
+    const auto a = cpu->states(), b = gpu->states();
+    INFO("rule ", rule, ", step ", cpu->step(), ", cpu hash ", state_hash(a), ", gpu hash ", state_hash(b));
+    auto mismatch = first_difference(a, b);
+    CHECK_MESSAGE(!mismatch, (mismatch ? mismatch->describe() : ""));
+    CHECK(cpu->census() == gpu->census());
+    CHECK(gpu->step() == cpu->step());
+  }
+}
+
+GridSpec grid(std::int64_t w, std::int64_t h, Boundary b, std::vector<Offset> stencil = moore_stencil(2, 1)) {
+  GridSpec g;
+  g.size = {w, h, 1};
+  g.boundary = b;
+  g.stencil = std::move(stencil);
+  return g;
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: grids, every boundary and rule, odd sizes" * doctest::skip(!cuda_device_available())) {
+    for (Boundary b : {Boundary{BoundaryKind::periodic, 0}, Boundary{BoundaryKind::fixed, 1},
+                       Boundary{BoundaryKind::reflective, 0}})
+      for (const char* rule : {"B3/S23", "B36/S23", "B2/S", "B3678/S34678", "/2/3"})
+        check_identity(build_grid_graph(grid(37, 23, b)), rule, {1, 2, 61, 64, 65}, 0.4,
+                       b.kind == BoundaryKind::fixed && std::string(rule) != "/2/3" ? b.value : 0);
+    check_identity(build_grid_graph(grid(1031, 997, {BoundaryKind::periodic, 0})), "B3/S23", {1, 3, 10});
+  }
+
+  TEST_CASE("gpu: other stencils and dimensions" * doctest::skip(!cuda_device_available())) {
+    check_identity(build_grid_graph(grid(50, 41, {}, hexagonal_stencil())), "B2/S34", {7, 64});
+    check_identity(build_grid_graph(grid(50, 41, {BoundaryKind::reflective, 0}, von_neumann_stencil(2, 2))),
+                   "B3,4/S2,3,5", {9});
+    GridSpec cube;
+    cube.dims = 3;
+    cube.size = {19, 17, 13};
+    cube.stencil = moore_stencil(3, 1);
+    check_identity(build_grid_graph(cube), "B5,6,7/S4,5,6", {8}, 0.2);
+  }
+
+  TEST_CASE("gpu: irregular graphs, hubs, long CUDA-graph runs" * doctest::skip(!cuda_device_available())) {
+    check_identity(random_geometric_graph(20000, 6.0, 2), "B2/S23", {1, 64, 128, 5});
+    check_identity(random_geometric_graph(1 << 21, 6.0, 4), "B2/S23", {1, 4, 3});  // 2-step graphs
+    CompileOptions hubs;
+    hubs.hub_degree = 48;
+    check_identity(rmat_graph(14, 16, 3), "B2,3,10/S1,2,3,40", {1, 2, 64, 33}, 0.3, 0, hubs);
+    check_identity(rmat_graph(14, 16, 3), "/2/4", {70}, 0.3);
+    check_identity(read_graph_file(data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph")), "B2/S23", {200});
+  }
+}
+
+#include "golly_check.hpp"
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: every Golly reference row" * doctest::skip(!cuda_device_available())) {
+    int unfitting = 0;
+    const int checked = testing::check_golly_references(BackendKind::cuda, 1e12, &unfitting);
+    MESSAGE(checked << " rows checked on the GPU, " << unfitting << " skipped (pattern larger than the grid)");
+    CHECK(checked + unfitting == int(std::size(testing::kGollyReferences)));
+    CHECK(checked >= 50);
+  }
+}

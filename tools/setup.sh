@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what cellgraph needs on Debian 12 (apt-get, as root or through sudo), then configures
+# and builds it in build/ (Release; the CUDA backend too where nvcc is found). Idempotent: a
+# second run only rebuilds what changed. Extra arguments go to CMake's configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libmetis-dev
+          metis libpng-dev doctest-dev libopenmpi-dev openmpi-bin golly)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# nvcc lives outside PATH on a stock CUDA install.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
+
+if [ ! -f build/CMakeCache.txt ]; then
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+fi
+cmake --build build --parallel "$(nproc)"
