@@ -2,6 +2,7 @@
 // and INI config files (flags override the file).
 #pragma once
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,30 @@ int run_command(const Args& args);
 int compile_command(const Args& args);
 int bench_command(const Args& args);
 int models_command(const Args& args);
+
+// Unsigned option values. Boost reads "-3" into an unsigned type as 2^64 - 3; this refuses it.
+template <class T>
+struct Unsigned {
+  T value;
+};
+template <class T>
+void validate(boost::any& out, const std::vector<std::string>& values, Unsigned<T>*, int) {
+  po::validators::check_first_occurrence(out);
+  const std::string& text = po::validators::get_single_string(values);
+  T value{};
+  const char* end = text.data() + text.size();
+  auto [stop, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || stop != end) throw po::invalid_option_value(text);
+  out = Unsigned<T>{value};
+}
+template <class T>
+po::typed_value<Unsigned<T>>* unsigned_value(T default_value) {
+  return po::value<Unsigned<T>>()->default_value(Unsigned<T>{default_value}, std::to_string(default_value));
+}
+template <class T>
+T get_unsigned(const po::variables_map& vm, const char* name) {
+  return vm[name].as<Unsigned<T>>().value;
+}
 
 // Option groups shared by the subcommands, and what they turn into.
 po::options_description source_options();

@@ -78,7 +78,7 @@ po::options_description source_options() {
       ("generate", po::value<std::string>(),
        "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like) or "
        "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs); seeded by --graph-seed")
-      ("graph-seed", po::value<std::uint64_t>()->default_value(1), "seed of --generate")
+      ("graph-seed", unsigned_value<std::uint64_t>(1), "seed of --generate")
       ("format", po::value<std::string>()->default_value("auto"),
        "graph file format: auto, metis, mtx, edges")
       ("base", po::value<int>()->default_value(-1),
@@ -94,7 +94,7 @@ SourceSpec source_spec(const po::variables_map& vm) {
   if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
   if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
   if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
-  s.generator_seed = vm["graph-seed"].as<std::uint64_t>();
+  s.generator_seed = get_unsigned<std::uint64_t>(vm, "graph-seed");
   const std::string format = vm["format"].as<std::string>();
   if (format == "auto") s.graph_options.format = GraphFormat::automatic;
   else if (format == "metis") s.graph_options.format = GraphFormat::metis;
@@ -110,17 +110,17 @@ SourceSpec source_spec(const po::variables_map& vm) {
 po::options_description layout_options() {
   po::options_description d("Compiled layout");
   d.add_options()
-      ("sort-window", po::value<std::uint32_t>()->default_value(CompileOptions{}.sort_window),
+      ("sort-window", unsigned_value<std::uint32_t>(CompileOptions{}.sort_window),
        "vertices are sorted by degree within windows of this many (locality vs padding)")
-      ("hub-degree", po::value<std::uint32_t>()->default_value(0),
+      ("hub-degree", unsigned_value<std::uint32_t>(0),
        "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)");
   return d;
 }
 
 CompileOptions compile_options(const po::variables_map& vm) {
   CompileOptions o;
-  o.sort_window = vm["sort-window"].as<std::uint32_t>();
-  o.hub_degree = vm["hub-degree"].as<std::uint32_t>();
+  o.sort_window = get_unsigned<std::uint32_t>(vm, "sort-window");
+  o.hub_degree = get_unsigned<std::uint32_t>(vm, "hub-degree");
   if (o.sort_window == 0) throw Error("--sort-window must be at least 1");
   return o;
 }
@@ -151,7 +151,7 @@ po::options_description backend_options() {
   d.add_options()
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")
       ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed (initial fill, random models)");
+      ("seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)");
   return d;
 }
 
@@ -164,7 +164,7 @@ SimulationOptions simulation_options(const po::variables_map& vm) {
   else throw Error("--backend must be cpu, cuda or auto, not '" + backend + "'");
   o.threads = vm["threads"].as<int>();
   if (o.threads < 0) throw Error("--threads must be 0 or more");
-  o.seed = vm["seed"].as<std::uint64_t>();
+  o.seed = get_unsigned<std::uint64_t>(vm, "seed");
   return o;
 }
 

@@ -26,9 +26,9 @@ po::options_description run_options() {
       ("states", po::value<std::string>(), "per-vertex state file: one integer per line, in user ids");
   po::options_description out("Steps and outputs");
   out.add_options()
-      ("steps", po::value<std::uint64_t>()->default_value(100), "steps to run")
+      ("steps", unsigned_value<std::uint64_t>(100), "steps to run")
       ("stats", po::value<std::string>(), "CSV of the population per state (step,state_0,state_1,...)")
-      ("stats-every", po::value<std::uint64_t>()->default_value(1), "statistics every K steps (and the last)")
+      ("stats-every", unsigned_value<std::uint64_t>(1), "statistics every K steps (and the last)")
       ("png", po::value<std::string>(), "PNG of the final state (2D grids)")
       ("png-scale", po::value<int>()->default_value(1), "pixels per cell in the PNG")
       ("rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")
@@ -89,8 +89,8 @@ int run_command(const Args& args) {
   if (vm.count("rle")) outputs.rle = vm["rle"].as<std::string>();
   if (vm.count("states-out")) outputs.states = vm["states-out"].as<std::string>();
   outputs.png_scale = vm["png-scale"].as<int>();
-  const std::uint64_t steps = vm["steps"].as<std::uint64_t>();
-  const std::uint64_t every = vm["stats-every"].as<std::uint64_t>();
+  const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
+  const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
 
   Source source = load_source(source_spec(vm));

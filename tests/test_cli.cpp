@@ -1,0 +1,138 @@
+// The command line as users meet it: exit codes, messages, outputs written whole or not at all.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cellgraph/source/pattern.hpp"
+#include "data_path.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status;
+  std::string out;  // stdout and stderr together
+};
+
+Result run_cli(const std::string& args) {
+  const std::string command = std::string(CELLGRAPH_CLI) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("cellgraph-cli-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  bool empty() const { return fs::is_empty(path); }
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("cli: a grid run writes statistics, a picture, RLE and states") {
+  TempDir dir;
+  Result r = run_cli("run --backend cpu --grid 64x48 --rule B3/S23 --fill 0.5 --seed 7 --steps 20 --stats " +
+                       dir / "s.csv" + " --stats-every 5 --png " + dir / "o.png --rle " + dir / "o.rle --states-out " +
+                       dir / "o.txt");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("ran 20 steps of lifelike B3/S23 on grid 64x48 moore periodic (3072 cells) on cpu") == 0);
+  const std::string csv = read_text(dir / "s.csv");
+  CHECK(csv.rfind("step,state_0,state_1\n0,", 0) == 0);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 6);  // header, steps 0, 5, 10, 15, 20
+  std::ifstream rle(dir / "o.rle");
+  const cellgraph::Pattern p = cellgraph::read_rle(rle, "o.rle");
+  CHECK(p.bounded_kind == 'T');
+  const std::string last = csv.substr(csv.rfind("20,"));
+  CHECK(last == "20," + std::to_string(3072 - p.cells.size()) + "," + std::to_string(p.cells.size()) + "\n");
+  CHECK(fs::file_size(dir / "o.png") > 0);
+  CHECK(std::count(std::istreambuf_iterator<char>(std::ifstream(dir / "o.txt").rdbuf()), {}, '\n') == 3073);
+}
+
+TEST_CASE("cli: config files, flags override them, errors name file and line") {
+  TempDir dir;
+  std::ofstream(dir / "run.ini") << "# a comment\n[run]\ngrid = 32x32\nrule = B36/S23\nfill = 0.3\nsteps = 5\n";
+  Result r = run_cli("run --backend cpu --config " + dir / "run.ini" + " --steps 2");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("ran 2 steps of lifelike B36/S23 on grid 32x32") == 0);
+  std::ofstream(dir / "bad.ini") << "grid = 32x32\n\nspeed = 3\n";
+  r = run_cli("run --config " + dir / "bad.ini");
+  CHECK(r.status == 1);
+  CHECK(r.out.find(dir / "bad.ini" + ":3: ") != std::string::npos);
+  std::ofstream(dir / "bad2.ini") << "grid 32x32\n";
+  r = run_cli("run --config " + dir / "bad2.ini");
+  CHECK(r.out.find(dir / "bad2.ini" + ":1: expected 'key = value'") != std::string::npos);
+}
+
+TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothing") {
+  TempDir dir;
+  const std::string out = " --stats " + dir / "s.csv" + " --states-out " + dir / "x.txt";
+  struct Case {
+    std::string args, message;
+  } cases[] = {
+      {"run --grid 0x5", "bad grid size '0x5'"},
+      {"run --grid 8x8 --rule B3", "unknown rule 'B3'"},
+      {"run --grid 8x8 --neighborhood knight", "unknown neighborhood 'knight'"},
+      {"run --grid 8x8 --boundary klein", "unknown boundary 'klein'"},
+      {"run --grid 8x8 --graph x.graph", "choose one source"},
+      {"run --steps 3", "no source"},
+      {"run --grid 8x8 --fill 2", "--fill must be a density from 0 to 1"},
+      {"run --grid 8x8 --fill 0.5 --pattern " + data_path("patterns/life/acorn.rle"), "choose one initial state"},
+      {"run --pattern " + data_path("patterns/life/acorn.rle"), "--pattern needs --grid"},
+      {"run --graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --png x.png", "--png needs a 2D grid"},
+      {"run --graph " + data_path("graphs/mtx/LAGraph/malformed/mangled1.mtx"), "mangled1.mtx:"},
+      {"run --graph /nonexistent/g.graph", "cannot open /nonexistent/g.graph"},
+      {"run --grid 8x8 --model nosuch", "unknown model 'nosuch'"},
+      {"run --grid 8x8 --steps -3", "the argument ('-3') for option '--steps' is invalid"},
+      {"run --grid 8x8 --seed 1e3", "for option '--seed' is invalid"},
+      {"run --grid 8x8 --backend quantum", "--backend must be cpu, cuda or auto"},
+      {"run --grid 8x8 --boundary fixed:5", "boundary state 5 is not a state of this model"},
+      {"run --grid 8x8 --frobnicate", "unrecognised option '--frobnicate'"},
+  };
+  for (const Case& c : cases) {
+    Result r = run_cli(c.args + out);
+    INFO(c.args, " -> ", r.out);
+    CHECK(r.status == 1);
+    CHECK(r.out.find(c.message) != std::string::npos);
+    CHECK(dir.empty());
+  }
+  // An output that cannot be written: error, exit 1, no partial file anywhere.
+  Result r = run_cli("run --grid 8x8 --steps 1 --stats /nonexistent/dir/s.csv");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("cannot write /nonexistent/dir/s.csv") != std::string::npos);
+  CHECK(run_cli("frobnicate").status == 2);
+  CHECK(run_cli("").status == 2);
+  CHECK(run_cli("run --help").status == 0);
+}
+
+TEST_CASE("cli: compile report, models list") {
+  Result r = run_cli("compile --graph " + data_path("graphs/mtx/LAGraph/jagmesh7.mtx") + " --report");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("vertices          1138") != std::string::npos);
+  CHECK(r.out.find("list entries      6312") != std::string::npos);
+  CHECK(r.out.find("degree histogram") != std::string::npos);
+  r = run_cli("models");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("lifelike") == 0);
+}
