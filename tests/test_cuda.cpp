@@ -77,6 +77,9 @@ TEST_SUITE("gpu") {
     hubs.hub_degree = 48;
     check_identity(rmat_graph(14, 16, 3), "B2,3,10/S1,2,3,40", {1, 2, 64, 33}, 0.3, 0, hubs);
     check_identity(rmat_graph(14, 16, 3), "/2/4", {70}, 0.3);
+    hubs.giant_degree = 300;  // giant hubs: a block each
+    check_identity(rmat_graph(16, 16, 8), "B2,3,10/S1,2,3,40", {1, 64, 3}, 0.3, 0, hubs);
+    check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5);  // automatic thresholds
     check_identity(read_graph_file(data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph")), "B2/S23", {200});
   }
 }

@@ -88,6 +88,13 @@ TEST_CASE("layout: hubs come first, whole slices, row-major") {
   CHECK(L.slice_begin[L.num_hub_slices] % kSliceWidth == 0);
   LayoutReport r = report(L);
   CHECK(r.hub_vertices == L.num_hub_slices * 32);
+  CHECK(L.num_giant_hubs == 0);
+  o.giant_degree = 200;
+  Layout giants = compile(g, o);
+  check_layout_matches(g, giants);
+  REQUIRE(giants.num_giant_hubs > 0);
+  for (VertexId v = 0; v < giants.num_vertices; ++v)
+    REQUIRE((v < giants.num_giant_hubs) == (giants.degree[v] >= 200));
   CHECK(r.histogram_bucketed);
   std::uint64_t counted = 0;
   for (auto [degree, count] : r.degree_histogram) counted += count;

@@ -5,7 +5,9 @@
 //   ordinary slice s: neighbor k of lane i sits at slice_begin[s] + k * 32 + i, padded to the
 //                     slice's width with the null cell (column-major: a warp's loads coalesce)
 //   hub slice s:      its 32 vertices (hubs) are walked by a whole warp each; vertex v's list
-//                     is row-major at [hub_row_begin[v], hub_row_begin[v + 1])
+//                     is row-major at [hub_row_begin[v], hub_row_begin[v + 1]). The first
+//                     num_giant_hubs of them (the largest) are walked by a block of
+//                     kGiantHubThreads threads each.
 //
 // State cells: [0, num_vertices) the updated vertices in layout order, then the halo (cells
 // copied from other parts), then the null cell (always state 0: padding reads it) and the
@@ -21,18 +23,23 @@
 namespace cellgraph {
 
 inline constexpr std::uint32_t kSliceWidth = 32;
+inline constexpr std::uint32_t kGiantHubThreads = 256;
 
 struct CompileOptions {
   std::uint32_t sort_window = 1u << 12;  // sigma: vertices sorted by degree within windows
-  // Vertices of at least this degree are hubs. 0: automatic (see compile()).
+  // Vertices of at least this degree are hubs (a warp each), and of at least giant_degree
+  // giant hubs (a block each). 0: automatic (see compile()).
   std::uint32_t hub_degree = 0;
+  std::uint32_t giant_degree = 0;
 };
 
 struct Layout {
   std::uint32_t num_vertices = 0;  // updated (owned) vertices
   std::uint32_t num_halo = 0;      // read-only copies of other parts' vertices
   std::uint32_t num_hub_slices = 0;
-  std::uint32_t hub_degree = 0;    // the threshold used
+  std::uint32_t num_giant_hubs = 0;
+  std::uint32_t hub_degree = 0;    // the thresholds used
+  std::uint32_t giant_degree = 0;
   bool slotted = false;            // slot k of a list = stencil offset k (grids)
 
   std::vector<std::uint64_t> slice_begin;   // num_slices() + 1
@@ -52,15 +59,16 @@ struct Layout {
   std::uint32_t state_length() const { return num_cells() + 2; }
 };
 
-// Compiles a graph. Every vertex of `g` is owned (no halo). Automatic hub threshold: a vertex
-// is a hub when its degree is at least max(256, 16 x the mean degree).
+// Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is
+// a hub when its degree is at least max(256, 16 x the mean degree), a giant hub from
+// max(4096, 64 x the mean degree).
 Layout compile(const Graph& g, const CompileOptions& options = {});
 
 struct LayoutReport {
   std::uint32_t vertices = 0;
   std::uint64_t edges = 0;        // real list entries (boundary slots included)
   std::uint64_t stored = 0;       // stored entries, padding included
-  std::uint32_t slices = 0, hub_slices = 0, hub_vertices = 0;
+  std::uint32_t slices = 0, hub_slices = 0, hub_vertices = 0, giant_hubs = 0;
   std::uint32_t min_degree = 0, max_degree = 0;
   double padding_overhead = 0;    // stored / edges - 1
   // (degree, count); with many distinct degrees, (2^k, count of degrees in [2^k, 2^(k+1))).

@@ -22,7 +22,8 @@ int compile_command(const Args& args) {
             << "  list entries      " << r.edges << (layout.slotted ? " (grid slots)" : " (each edge twice)") << "\n"
             << "  degree            " << r.min_degree << " .. " << r.max_degree << "\n"
             << "  slices of 32      " << r.slices << " (" << r.hub_slices << " hub slices, "
-            << r.hub_vertices << " hub vertices of degree >= " << layout.hub_degree << ")\n"
+            << r.hub_vertices << " hub vertices of degree >= " << layout.hub_degree << ", " << r.giant_hubs
+            << " giant hubs of degree >= " << layout.giant_degree << ")\n"
             << "  stored entries    " << r.stored << "\n"
             << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n";
   if (vm["report"].as<bool>()) {

@@ -113,7 +113,9 @@ po::options_description layout_options() {
       ("sort-window", unsigned_value<std::uint32_t>(CompileOptions{}.sort_window),
        "vertices are sorted by degree within windows of this many (locality vs padding)")
       ("hub-degree", unsigned_value<std::uint32_t>(0),
-       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)");
+       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)")
+      ("giant-degree", unsigned_value<std::uint32_t>(0),
+       "hubs of at least this degree are walked by a whole block; 0: max(4096, 64 x mean)");
   return d;
 }
 
@@ -121,6 +123,7 @@ CompileOptions compile_options(const po::variables_map& vm) {
   CompileOptions o;
   o.sort_window = get_unsigned<std::uint32_t>(vm, "sort-window");
   o.hub_degree = get_unsigned<std::uint32_t>(vm, "hub-degree");
+  o.giant_degree = get_unsigned<std::uint32_t>(vm, "giant-degree");
   if (o.sort_window == 0) throw Error("--sort-window must be at least 1");
   return o;
 }

@@ -113,8 +113,10 @@ int run_command(const Args& args) {
   }
   Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
   const auto start = std::chrono::steady_clock::now();
+  // Without statistics, long chunks: the GPU backend replays captured graphs of many steps.
+  const std::uint64_t chunk = stats ? every : std::max<std::uint64_t>(every, 256);
   while (sim->step() < steps) {
-    sim->advance(std::min(every, steps - sim->step()));
+    sim->advance(std::min(chunk, steps - sim->step()));
     if (stats) stats->row(sim->step(), as_values(sim->census()));
     progress.update(sim->step());
   }

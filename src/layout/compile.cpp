@@ -9,9 +9,8 @@
 namespace cellgraph {
 namespace {
 
-std::uint32_t automatic_hub_degree(const Graph& g) {
-  const double mean = g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
-  return static_cast<std::uint32_t>(std::max(256.0, 16.0 * mean));
+double mean_degree(const Graph& g) {
+  return g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
 }
 
 // Hubs (rounded up to whole slices) globally first, by degree descending; the rest sorted by
@@ -49,7 +48,9 @@ Layout compile(const Graph& g, const CompileOptions& options) {
   Layout L;
   L.num_vertices = n;
   L.slotted = g.slotted;
-  L.hub_degree = options.hub_degree ? options.hub_degree : automatic_hub_degree(g);
+  L.hub_degree = options.hub_degree ? options.hub_degree : std::uint32_t(std::max(256.0, 16.0 * mean_degree(g)));
+  L.giant_degree = std::max(L.hub_degree, options.giant_degree ? options.giant_degree
+                                                                : std::uint32_t(std::max(4096.0, 64.0 * mean_degree(g))));
   std::uint32_t num_hubs = 0;
   L.local_to_user = degree_order(g, L.hub_degree, options.sort_window, &num_hubs);
   L.user_to_local.resize(n);
@@ -59,6 +60,7 @@ Layout compile(const Graph& g, const CompileOptions& options) {
 
   const std::uint32_t slices = (n + kSliceWidth - 1) / kSliceWidth;
   L.num_hub_slices = (num_hubs + kSliceWidth - 1) / kSliceWidth;
+  while (L.num_giant_hubs < num_hubs && L.degree[L.num_giant_hubs] >= L.giant_degree) ++L.num_giant_hubs;
   L.slice_begin.resize(slices + 1);
   L.slice_width.resize(slices);
   L.hub_row_begin.resize(std::size_t(num_hubs) + 1);
@@ -109,6 +111,7 @@ LayoutReport report(const Layout& L) {
   r.slices = L.num_slices();
   r.hub_slices = L.num_hub_slices;
   r.hub_vertices = std::min(L.num_vertices, L.num_hub_slices * kSliceWidth);
+  r.giant_hubs = L.num_giant_hubs;
   r.stored = L.neighbors.size();
   std::map<std::uint32_t, std::uint64_t> histogram;
   r.min_degree = L.num_vertices ? ~0u : 0;

@@ -2,14 +2,17 @@
 // model's own gather/apply. Every GPU kernel is tested against this.
 //
 // Fold order is part of the contract, so that models with floating-point folds agree bit for
-// bit: an ordinary vertex gathers its neighbors in list order; a hub is folded as a warp folds
-// it, 32 partial folds (lane i takes entries i, i + 32, ...) merged by the shuffle tree
-// (offsets 16, 8, 4, 2, 1: lane i combines lane i + offset into its own).
+// bit: an ordinary vertex gathers its neighbors in list order; a hub is folded as the GPU folds
+// it: T partial folds (thread t takes entries t, t + T, ...; T = 32 for a hub, a warp, and
+// kGiantHubThreads for a giant hub, a block), each warp's 32 merged by the shuffle tree
+// (offsets 16, 8, 4, 2, 1: lane i combines lane i + offset into its own), then the warps'
+// results combined in warp order.
 #pragma once
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "cellgraph/layout.hpp"
 #include "cellgraph/model.hpp"
@@ -32,14 +35,18 @@ template <class Model>
 typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
                              std::uint32_t v) {
   using Vars = typename Model::Vars;
-  typename Model::Acc lane[kSliceWidth];
-  for (std::uint32_t i = 0; i < kSliceWidth; ++i) lane[i] = model.init();
+  using Acc = typename Model::Acc;
+  const std::uint32_t threads = v < L.num_giant_hubs ? kGiantHubThreads : kSliceWidth;
+  std::vector<Acc> partial(threads, model.init());
   const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
   for (std::uint32_t k = 0; k < L.degree[v]; ++k)
-    model.gather(lane[k % kSliceWidth], CellRead<Vars>{current, row[k]}, k);
-  for (std::uint32_t offset = kSliceWidth / 2; offset > 0; offset /= 2)
-    for (std::uint32_t i = 0; i < offset; ++i) model.combine(lane[i], lane[i + offset]);
-  return lane[0];
+    model.gather(partial[k % threads], CellRead<Vars>{current, row[k]}, k);
+  for (std::uint32_t warp = 0; warp < threads; warp += kSliceWidth)
+    for (std::uint32_t offset = kSliceWidth / 2; offset > 0; offset /= 2)
+      for (std::uint32_t i = 0; i < offset; ++i) model.combine(partial[warp + i], partial[warp + i + offset]);
+  Acc total = partial[0];
+  for (std::uint32_t warp = kSliceWidth; warp < threads; warp += kSliceWidth) model.combine(total, partial[warp]);
+  return total;
 }
 
 template <class Model>

@@ -52,6 +52,9 @@ class CudaSimulation final : public Simulation {
     if (model_.num_states() && options.boundary_value >= model_.num_states())
       throw Error("boundary state " + std::to_string(options.boundary_value) + " is not a state of this model");
     CG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    CG_CUDA(cudaStreamCreateWithFlags(&hub_stream_, cudaStreamNonBlocking));
+    CG_CUDA(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+    CG_CUDA(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
     const Primary boundary = Primary(options.boundary_value);
     for (auto& b : buffer_) b.template array<0>().upload(&boundary, 1, layout_->boundary_cell());
     const std::uint32_t zero = 0;
@@ -65,6 +68,9 @@ class CudaSimulation final : public Simulation {
   ~CudaSimulation() override {
     for (cudaGraphExec_t g : graphs_)
       if (g) cudaGraphExecDestroy(g);
+    cudaEventDestroy(fork_);
+    cudaEventDestroy(join_);
+    cudaStreamDestroy(hub_stream_);
     cudaStreamDestroy(stream_);
   }
 
@@ -134,19 +140,31 @@ class CudaSimulation final : public Simulation {
   DeviceState<Vars>& current() const { return buffer_[parity_]; }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
+  // Hubs run on a second stream beside the ordinary slices (they write disjoint cells), joined
+  // by events each step; the same fork and join is captured into the graphs.
   void launch_steps(std::uint32_t steps) {
     const LayoutView& L = device_.view();
     const std::uint32_t ordinary_threads = (L.num_slices - L.num_hub_slices) * 32;
-    const std::uint32_t hub_threads = L.num_hub_vertices * 32;
+    const std::uint32_t hub_threads = (L.num_hub_vertices - L.num_giant_hubs) * 32;
     int parity = parity_;
     for (std::uint32_t s = 0; s < steps; ++s, parity ^= 1) {
       const StepParams p{options_.seed, step_counter_.data(), s};
       const StateRef<Vars> from = buffer_[parity].ref(), to = buffer_[parity ^ 1].ref();
-      if (hub_threads)
-        sweep_hub_kernel<Model><<<blocks(hub_threads), kSweepBlockThreads, 0, stream_>>>(model_, L, from, to, p);
+      const bool hubs = L.num_hub_vertices > 0;
+      if (hubs) {
+        CG_CUDA(cudaEventRecord(fork_, stream_));
+        CG_CUDA(cudaStreamWaitEvent(hub_stream_, fork_));
+        if (L.num_giant_hubs)
+          sweep_giant_hub_kernel<Model><<<L.num_giant_hubs, kGiantHubThreads, 0, hub_stream_>>>(model_, L, from, to, p);
+        if (hub_threads)
+          sweep_hub_kernel<Model><<<blocks(hub_threads), kSweepBlockThreads, 0, hub_stream_>>>(model_, L, from, to, p);
+        CG_CUDA_LAUNCHED();
+        CG_CUDA(cudaEventRecord(join_, hub_stream_));
+      }
       if (ordinary_threads)
         sweep_ordinary_kernel<Model><<<blocks(ordinary_threads), kSweepBlockThreads, 0, stream_>>>(model_, L, from, to, p);
       CG_CUDA_LAUNCHED();
+      if (hubs) CG_CUDA(cudaStreamWaitEvent(stream_, join_));
     }
     advance_step_counter<<<1, 1, 0, stream_>>>(step_counter_.data(), steps);
     CG_CUDA_LAUNCHED();
@@ -180,7 +198,8 @@ class CudaSimulation final : public Simulation {
   mutable DeviceArray<unsigned char> census_temp_;
   PinnedArray<int> census_host_;
   PinnedArray<Primary> states_host_;
-  cudaStream_t stream_ = nullptr;
+  cudaStream_t stream_ = nullptr, hub_stream_ = nullptr;
+  cudaEvent_t fork_ = nullptr, join_ = nullptr;
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
   std::uint64_t step_ = 0;
 };

@@ -1,6 +1,6 @@
-// The GPU benchmark's baseline (see cusparse_baseline.hpp): a step is one cusparseSpMV
-// (y = A x, CSR, float) and one elementwise kernel that applies the rule to (state, y) and
-// writes the next state and the next x. Nothing else runs between steps.
+// The GPU benchmark's baseline (see cusparse_baseline.hpp): a step is one cusparseSpMV per row
+// block of A (y = A x, CSR, float, 32-bit indices) and one elementwise kernel that applies the
+// rule to (state, y) and writes the next state and the next x. Nothing else runs between steps.
 #include <cusparse.h>
 
 #include <algorithm>
@@ -73,12 +73,6 @@ __global__ void map_boundary_columns(std::uint32_t* columns, std::size_t count, 
     if (columns[i] == kBoundaryVertex) columns[i] = n;
 }
 
-__global__ void widen_columns(const std::uint32_t* in, std::int64_t* out, std::size_t count, std::uint32_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = in[i] == kBoundaryVertex ? std::int64_t(n) : std::int64_t(in[i]);
-}
-
 __global__ void fill_ones(float* values, std::size_t count) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
@@ -112,72 +106,56 @@ __global__ void fill_pattern(std::uint32_t* data, std::size_t count) {
     data[i] = (std::uint32_t(i) * 2654435761u) | 1u;  // odd: never zero
 }
 
-// A in CSR on the device: offsets 32I when the entries fit, else 64I; columns 32I unless n + 1
-// does not fit in int32 or cuSPARSE refuses mixed 64I offsets / 32I columns.
-struct DeviceCsr {
-  std::int64_t rows = 0, cols = 0, nnz = 0;
-  DeviceArray<std::int32_t> offsets32;
-  DeviceArray<std::int64_t> offsets64;
-  DeviceArray<std::uint32_t> columns32;
-  DeviceArray<std::int64_t> columns64;
+// One row block of A on the device: rows [first_row, first_row + rows) in CSR with 32-bit
+// offsets relative to the block's first entry, and global columns (x has n + 1 entries). The
+// blocks together hold each column and value once. `y` is the block's slice of y.
+struct RowBlock {
+  std::uint32_t first_row = 0, rows = 0;
+  std::int64_t nnz = 0;
+  DeviceArray<std::int32_t> offsets;
+  DeviceArray<std::uint32_t> columns;
   DeviceArray<float> values;
-  cusparseIndexType_t offset_type = CUSPARSE_INDEX_32I, column_type = CUSPARSE_INDEX_32I;
-
-  void* offsets() const {
-    return offset_type == CUSPARSE_INDEX_32I ? static_cast<void*>(offsets32.data()) : offsets64.data();
-  }
-  void* columns() const {
-    return column_type == CUSPARSE_INDEX_32I ? static_cast<void*>(columns32.data()) : columns64.data();
-  }
-  void widen_columns_to_64() {
-    columns64 = DeviceArray<std::int64_t>(std::max<std::int64_t>(nnz, 1));
-    widen_columns<<<grid_stride_blocks(std::size_t(nnz)), kThreads>>>(columns32.data(), columns64.data(),
-                                                                      std::size_t(nnz), std::uint32_t(rows));
-    CG_CUDA_LAUNCHED();
-    CG_CUDA(cudaDeviceSynchronize());
-    columns32 = DeviceArray<std::uint32_t>();
-    column_type = CUSPARSE_INDEX_64I;
-  }
+  DenseVector y;
 };
 
-DeviceCsr upload_csr(const Graph& g) {
-  DeviceCsr a;
+// A cut at row_block_starts(g.offsets, 2^31 - 1), uploaded straight from g (n + 1 < 2^31).
+std::vector<RowBlock> upload_blocks(const Graph& g, float* y) {
   const std::uint32_t n = g.num_vertices();
-  a.rows = n, a.cols = std::int64_t(n) + 1, a.nnz = std::int64_t(g.num_entries());
-  const std::size_t nnz = std::size_t(a.nnz), stored = std::max<std::size_t>(nnz, 1);
-  if (g.num_entries() < (EdgeOffset(1) << 31)) {
-    std::vector<std::int32_t> offsets(g.offsets.begin(), g.offsets.end());
-    a.offsets32 = DeviceArray<std::int32_t>(offsets.data(), offsets.size());
-  } else {
-    a.offset_type = CUSPARSE_INDEX_64I;
-    a.offsets64 = DeviceArray<std::int64_t>(reinterpret_cast<const std::int64_t*>(g.offsets.data()), g.offsets.size());
-  }
-  a.columns32 = DeviceArray<std::uint32_t>(stored);
-  a.columns32.upload(g.neighbors.data(), nnz);
-  a.values = DeviceArray<float>(stored);
-  fill_ones<<<grid_stride_blocks(nnz), kThreads>>>(a.values.data(), nnz);
-  CG_CUDA_LAUNCHED();
-  if (a.cols > std::numeric_limits<std::int32_t>::max()) {
-    a.widen_columns_to_64();
-  } else {
-    map_boundary_columns<<<grid_stride_blocks(nnz), kThreads>>>(a.columns32.data(), nnz, n);
+  const std::vector<std::uint32_t> starts =
+      row_block_starts(g.offsets, std::uint64_t(std::numeric_limits<std::int32_t>::max()));
+  std::vector<RowBlock> blocks(starts.size() - 1);
+  std::vector<std::int32_t> offsets;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    RowBlock& k = blocks[b];
+    k.first_row = starts[b], k.rows = starts[b + 1] - starts[b];
+    const EdgeOffset base = g.offsets[k.first_row];
+    const std::size_t nnz = std::size_t(g.offsets[starts[b + 1]] - base), stored = std::max<std::size_t>(nnz, 1);
+    k.nnz = std::int64_t(nnz);
+    offsets.resize(std::size_t(k.rows) + 1);
+    for (std::uint32_t r = 0; r <= k.rows; ++r) offsets[r] = std::int32_t(g.offsets[k.first_row + r] - base);
+    k.offsets = DeviceArray<std::int32_t>(offsets.data(), offsets.size());
+    k.columns = DeviceArray<std::uint32_t>(stored);
+    k.columns.upload(g.neighbors.data() + base, nnz);
+    map_boundary_columns<<<grid_stride_blocks(nnz), kThreads>>>(k.columns.data(), nnz, n);
     CG_CUDA_LAUNCHED();
+    k.values = DeviceArray<float>(stored);
+    fill_ones<<<grid_stride_blocks(nnz), kThreads>>>(k.values.data(), nnz);
+    CG_CUDA_LAUNCHED();
+    CG_CUSPARSE(cusparseCreateDnVec(k.y.put(), k.rows, y + k.first_row, CUDA_R_32F));
   }
   CG_CUDA(cudaDeviceSynchronize());
-  return a;
+  return blocks;
 }
 
-const char* index_name(cusparseIndexType_t t) { return t == CUSPARSE_INDEX_64I ? "64I" : "32I"; }
-
-// One SpMV algorithm with its own descriptor and buffer (cusparseSpMV_preprocess ties its
-// analysis to them).
+// One SpMV algorithm with its own descriptor and buffer per row block (cusparseSpMV_preprocess
+// ties its analysis to them).
 struct Candidate {
   cusparseSpMVAlg_t alg;
   const char* name;
-  SparseMatrix matrix;
-  DeviceArray<unsigned char> buffer;
+  std::vector<SparseMatrix> matrices;
+  std::vector<DeviceArray<unsigned char>> buffers;
   bool usable = false;
-  bool preprocessed = false;
+  std::size_t preprocessed = 0;  // blocks preprocessed
 };
 
 double median(std::vector<double> t) {
@@ -199,6 +177,9 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
   if (boundary_value >= rule.num_states())
     throw Error("cuSPARSE baseline: boundary state " + std::to_string(boundary_value) + " is not a state of the rule");
   if (n == 0) return {0.0, {}, "none (empty graph)"};
+  if (std::uint64_t(n) + 1 >= (std::uint64_t(1) << 31))
+    throw Error("cuSPARSE baseline: supports fewer than 2^31 - 1 vertices (32-bit cuSPARSE indices), the graph has " +
+                std::to_string(n));
 
   // The state, its initial copy and x = float(state == 1), on the device.
   std::vector<std::uint8_t> start(n);
@@ -215,62 +196,51 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
   x.upload(&boundary_x, 1, n);  // the boundary cell: never written again
   CG_CUDA(cudaMemset(y.data(), 0, std::size_t(n) * sizeof(float)));
 
-  DeviceCsr a = upload_csr(g);
+  std::vector<RowBlock> blocks = upload_blocks(g, y.data());
 
   Stream stream;
   CG_CUDA(cudaStreamCreateWithFlags(stream.put(), cudaStreamNonBlocking));
   SparseHandle handle;
   CG_CUSPARSE(cusparseCreate(handle.put()));
   CG_CUSPARSE(cusparseSetStream(handle.get(), stream.get()));
-  DenseVector x_vec, y_vec;
+  DenseVector x_vec;
   CG_CUSPARSE(cusparseCreateDnVec(x_vec.put(), std::int64_t(n) + 1, x.data(), CUDA_R_32F));
-  CG_CUSPARSE(cusparseCreateDnVec(y_vec.put(), n, y.data(), CUDA_R_32F));
   const float one = 1.0f, zero = 0.0f;
 
-  Candidate candidates[2] = {{CUSPARSE_SPMV_CSR_ALG1, "CUSPARSE_SPMV_CSR_ALG1", {}, {}, false, false},
-                             {CUSPARSE_SPMV_CSR_ALG2, "CUSPARSE_SPMV_CSR_ALG2", {}, {}, false, false}};
-  // Descriptor, buffer (sized and allocated once) and preprocessing; returns the status of the
-  // first call that refused, or success.
+  Candidate candidates[2] = {{CUSPARSE_SPMV_CSR_ALG1, "CUSPARSE_SPMV_CSR_ALG1", {}, {}, false, 0},
+                             {CUSPARSE_SPMV_CSR_ALG2, "CUSPARSE_SPMV_CSR_ALG2", {}, {}, false, 0}};
+  // Per block: descriptor, buffer (sized and allocated once) and preprocessing; returns the
+  // status of the first call that refused, or success.
   auto prepare = [&](Candidate& c) -> cusparseStatus_t {
-    c.usable = c.preprocessed = false;
-    c.buffer = DeviceArray<unsigned char>();
-    cusparseStatus_t s = cusparseCreateCsr(c.matrix.put(), a.rows, a.cols, a.nnz, a.offsets(), a.columns(),
-                                           a.values.data(), a.offset_type, a.column_type,
-                                           CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
-    if (s != CUSPARSE_STATUS_SUCCESS) return s;
-    std::size_t bytes = 0;
-    s = cusparseSpMV_bufferSize(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrix.get(), x_vec.get(),
-                                &zero, y_vec.get(), CUDA_R_32F, c.alg, &bytes);
-    if (s != CUSPARSE_STATUS_SUCCESS) return s;
-    c.buffer = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
-    // Optional: speeds up later calls on the same matrix. Where cuSPARSE has no
-    // preprocessing for this configuration, the plain call is timed.
-    s = cusparseSpMV_preprocess(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrix.get(), x_vec.get(),
-                                &zero, y_vec.get(), CUDA_R_32F, c.alg, c.buffer.data());
-    if (s == CUSPARSE_STATUS_SUCCESS)
-      c.preprocessed = true;
-    else if (s != CUSPARSE_STATUS_NOT_SUPPORTED)
-      check_cusparse(s, "cusparseSpMV_preprocess", __FILE__, __LINE__);
+    c.usable = false;
+    c.preprocessed = 0;
+    c.matrices = std::vector<SparseMatrix>(blocks.size());
+    c.buffers = std::vector<DeviceArray<unsigned char>>(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      RowBlock& k = blocks[b];
+      cusparseStatus_t s = cusparseCreateCsr(c.matrices[b].put(), k.rows, std::int64_t(n) + 1, k.nnz, k.offsets.data(),
+                                             k.columns.data(), k.values.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+      if (s != CUSPARSE_STATUS_SUCCESS) return s;
+      std::size_t bytes = 0;
+      s = cusparseSpMV_bufferSize(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrices[b].get(),
+                                  x_vec.get(), &zero, k.y.get(), CUDA_R_32F, c.alg, &bytes);
+      if (s != CUSPARSE_STATUS_SUCCESS) return s;
+      c.buffers[b] = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
+      // Optional: speeds up later calls on the same matrix. Where cuSPARSE cannot preprocess
+      // a block, its plain call is timed.
+      s = cusparseSpMV_preprocess(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrices[b].get(),
+                                  x_vec.get(), &zero, k.y.get(), CUDA_R_32F, c.alg, c.buffers[b].data());
+      if (s == CUSPARSE_STATUS_SUCCESS) ++c.preprocessed;
+    }
     c.usable = true;
     return CUSPARSE_STATUS_SUCCESS;
   };
-  // Mixed 64I offsets / 32I columns: where no algorithm takes them, 64-bit columns too; where
-  // one does, the algorithms that refuse them are left out.
-  auto refused = [](cusparseStatus_t s) {
-    return s == CUSPARSE_STATUS_NOT_SUPPORTED || s == CUSPARSE_STATUS_INVALID_VALUE;
-  };
   cusparseStatus_t status[2];
   for (int i = 0; i < 2; ++i) status[i] = prepare(candidates[i]);
-  bool mixed = a.offset_type != a.column_type;
-  if (mixed && !candidates[0].usable && !candidates[1].usable && (refused(status[0]) || refused(status[1]))) {
-    CG_CUDA(cudaStreamSynchronize(stream.get()));
-    for (auto& c : candidates) c.matrix.reset(), c.buffer = DeviceArray<unsigned char>();
-    a.widen_columns_to_64();
-    mixed = false;
-    for (int i = 0; i < 2; ++i) status[i] = prepare(candidates[i]);
-  }
+  // An algorithm may refuse a configuration; the other is then timed alone.
   for (int i = 0; i < 2; ++i)
-    if (!candidates[i].usable && !(mixed ? refused(status[i]) : status[i] == CUSPARSE_STATUS_NOT_SUPPORTED))
+    if (!candidates[i].usable && status[i] != CUSPARSE_STATUS_NOT_SUPPORTED)
       check_cusparse(status[i], "cusparseCreateCsr / cusparseSpMV_bufferSize", __FILE__, __LINE__);
   if (!candidates[0].usable && !candidates[1].usable)
     check_cusparse(status[0], "cusparseSpMV_bufferSize (no CSR algorithm takes this matrix)", __FILE__, __LINE__);
@@ -284,8 +254,9 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
   };
   auto run_steps = [&](const Candidate& c, int count) {
     for (int s = 0; s < count; ++s, parity ^= 1) {
-      CG_CUSPARSE(cusparseSpMV(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrix.get(), x_vec.get(),
-                               &zero, y_vec.get(), CUDA_R_32F, c.alg, c.buffer.data()));
+      for (std::size_t b = 0; b < blocks.size(); ++b)
+        CG_CUSPARSE(cusparseSpMV(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrices[b].get(),
+                                 x_vec.get(), &zero, blocks[b].y.get(), CUDA_R_32F, c.alg, c.buffers[b].data()));
       life_rule<<<blocks_for(n), kThreads, 0, stream.get()>>>(rule, n, y.data(), state[parity].data(),
                                                             state[parity ^ 1].data(), x.data());
       CG_CUDA_LAUNCHED();
@@ -318,8 +289,12 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
     if (best.seconds_per_step < 0 || per_step < best.seconds_per_step) {
       CG_CUDA(cudaMemcpy(final_states.data(), state[parity].data(), n, cudaMemcpyDeviceToHost));
       best.seconds_per_step = per_step;
-      best.algorithm = std::string(c.name) + ", " + index_name(a.offset_type) + " offsets, " +
-                       index_name(a.column_type) + " columns" + (c.preprocessed ? ", preprocessed" : "");
+      const std::size_t m = blocks.size();
+      best.algorithm = std::string(c.name) + ", 32I indices, " + std::to_string(m) + (m == 1 ? " row block" : " row blocks");
+      if (c.preprocessed == m)
+        best.algorithm += ", preprocessed";
+      else if (c.preprocessed > 0)
+        best.algorithm += ", " + std::to_string(c.preprocessed) + " of them preprocessed";
     }
   }
   best.states.assign(final_states.begin(), final_states.end());

@@ -14,7 +14,7 @@ struct LayoutView {
   const std::uint64_t* hub_row_begin;
   const std::uint32_t* degree;
   const std::uint32_t* local_to_user;
-  std::uint32_t num_vertices, num_slices, num_hub_slices, num_hub_vertices, null_cell;
+  std::uint32_t num_vertices, num_slices, num_hub_slices, num_hub_vertices, num_giant_hubs, null_cell;
 };
 
 class DeviceLayout {
@@ -29,7 +29,7 @@ class DeviceLayout {
     view_ = {neighbors_.data(),     slice_begin_.data(),   slice_width_.data(),
              hub_row_begin_.data(), degree_.data(),        local_to_user_.data(),
              L.num_vertices,        L.num_slices(),        L.num_hub_slices,
-             std::uint32_t(L.hub_row_begin.size() - 1),    L.null_cell()};
+             std::uint32_t(L.hub_row_begin.size() - 1),    L.num_giant_hubs, L.null_cell()};
   }
   const LayoutView& view() const { return view_; }
 

@@ -2,7 +2,8 @@
 //   ordinary slices: one thread per vertex; the warp walks its 32 column-major lists in
 //                    lockstep, so each neighbor-index load is one coalesced 128-byte line
 //   hub slices:      one warp per vertex, lanes striding its row-major list, then a shuffle
-//                    tree (warp_fold.cuh)
+//                    tree (warp_fold.cuh); giant hubs one block per vertex, the warps' folds
+//                    then combined in warp order (the order cpu::fold_hub reproduces)
 // The step number is read from device memory so that captured CUDA graphs can be replayed.
 #pragma once
 #include <cstdint>
@@ -75,21 +76,66 @@ sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> 
   if (slice < L.num_slices) sweep_ordinary_vertex(model, L, current, next, p, slice, thread % 32);
 }
 
-// One warp per hub vertex.
+// Thread `t` of `threads` folds entries t, t + threads, ... of a row, a batch of loads at a time.
+template <class Model>
+__device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, StateRef<typename Model::Vars> current,
+                                                           const std::uint32_t* row, std::uint32_t degree,
+                                                           std::uint32_t t, std::uint32_t threads) {
+  using Vars = typename Model::Vars;
+  typename Model::Acc acc = model.init();
+  for (std::uint32_t k0 = t; k0 < degree; k0 += kIndexBatch * threads) {
+    std::uint32_t cell[kIndexBatch];
+#pragma unroll
+    for (int j = 0; j < kIndexBatch; ++j) {
+      const std::uint32_t k = k0 + j * threads;
+      cell[j] = k < degree ? __ldg(row + k) : 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < kIndexBatch; ++j)
+      if (k0 + j * threads < degree) model.gather(acc, CellRead<Vars>{current, cell[j]}, k0 + j * threads);
+  }
+  return acc;
+}
+
+// One warp per hub vertex (after the giant ones).
 template <class Model>
 __global__ void __launch_bounds__(kSweepBlockThreads)
 sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current,
                  StateRef<typename Model::Vars> next, StepParams p) {
-  using Vars = typename Model::Vars;
-  const std::uint32_t v = (blockIdx.x * kSweepBlockThreads + threadIdx.x) / 32;
+  const std::uint32_t v = L.num_giant_hubs + (blockIdx.x * kSweepBlockThreads + threadIdx.x) / 32;
   const std::uint32_t lane = threadIdx.x % 32;
   if (v >= L.num_hub_vertices) return;  // whole warps leave together
   const std::uint32_t degree = L.degree[v];
-  const std::uint32_t* row = L.neighbors + L.hub_row_begin[v];
-  typename Model::Acc acc = model.init();
-  for (std::uint32_t k = lane; k < degree; k += 32) model.gather(acc, CellRead<Vars>{current, __ldg(row + k)}, k);
+  typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32);
   warp_combine(model, acc);
   if (lane == 0) apply_cell(model, L, current, next, p, v, acc, degree);
+}
+
+// One block of kGiantHubThreads per giant hub.
+template <class Model>
+__global__ void __launch_bounds__(kGiantHubThreads)
+sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current,
+                       StateRef<typename Model::Vars> next, StepParams p) {
+  using Acc = typename Model::Acc;
+  constexpr int kWarps = kGiantHubThreads / 32;
+  __shared__ alignas(16) unsigned char partial_bytes[kWarps * sizeof(Acc)];
+  Acc* partial = reinterpret_cast<Acc*>(partial_bytes);
+  const std::uint32_t v = blockIdx.x;
+  const std::uint32_t degree = L.degree[v];
+  Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads);
+  warp_combine(model, acc);
+  if (threadIdx.x % 32 == 0) memcpy(&partial[threadIdx.x / 32], &acc, sizeof(Acc));
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    Acc total;
+    memcpy(&total, &partial[0], sizeof(Acc));
+    for (int w = 1; w < kWarps; ++w) {
+      Acc other;
+      memcpy(&other, &partial[w], sizeof(Acc));
+      model.combine(total, other);
+    }
+    apply_cell(model, L, current, next, p, v, total, degree);
+  }
 }
 
 __global__ void advance_step_counter(std::uint32_t* counter, std::uint32_t steps);
