@@ -115,7 +115,7 @@ po::options_description layout_options() {
       ("hub-degree", unsigned_value<std::uint32_t>(0),
        "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)")
       ("giant-degree", unsigned_value<std::uint32_t>(0),
-       "hubs of at least this degree are walked by a whole block; 0: max(4096, 64 x mean)");
+       "hubs of at least this degree are walked by a whole block; 0: max(1024, 32 x mean)");
   return d;
 }
 

@@ -50,7 +50,7 @@ Layout compile(const Graph& g, const CompileOptions& options) {
   L.slotted = g.slotted;
   L.hub_degree = options.hub_degree ? options.hub_degree : std::uint32_t(std::max(256.0, 16.0 * mean_degree(g)));
   L.giant_degree = std::max(L.hub_degree, options.giant_degree ? options.giant_degree
-                                                                : std::uint32_t(std::max(4096.0, 64.0 * mean_degree(g))));
+                                                                : std::uint32_t(std::max(1024.0, 32.0 * mean_degree(g))));
   std::uint32_t num_hubs = 0;
   L.local_to_user = degree_order(g, L.hub_degree, options.sort_window, &num_hubs);
   L.user_to_local.resize(n);

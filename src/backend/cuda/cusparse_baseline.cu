@@ -118,11 +118,13 @@ struct RowBlock {
   DenseVector y;
 };
 
-// A cut at row_block_starts(g.offsets, 2^31 - 1), uploaded straight from g (n + 1 < 2^31).
+// A cut at row_block_starts(g.offsets, 2^30), uploaded straight from g (n + 1 < 2^31). Blocks
+// stay well under 2^31 entries: cuSPARSE 13.0's SpMV failed (INTERNAL_ERROR) on an H200 with one
+// block of 2^31 - 1.
 std::vector<RowBlock> upload_blocks(const Graph& g, float* y) {
   const std::uint32_t n = g.num_vertices();
   const std::vector<std::uint32_t> starts =
-      row_block_starts(g.offsets, std::uint64_t(std::numeric_limits<std::int32_t>::max()));
+      row_block_starts(g.offsets, std::uint64_t(1) << 30);
   std::vector<RowBlock> blocks(starts.size() - 1);
   std::vector<std::int32_t> offsets;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
