@@ -80,6 +80,10 @@ TEST_CASE("cli: config files, flags override them, errors name file and line") {
   r = run_cli("run --config " + dir / "bad.ini");
   CHECK(r.status == 1);
   CHECK(r.out.find(dir / "bad.ini" + ":3: ") != std::string::npos);
+  std::ofstream(dir / "flags.ini") << "grid = 8x8\nsteps = 1\nprogress = true\n";
+  r = run_cli("run --backend cpu --config " + dir / "flags.ini");
+  CHECK_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("step 1/1") != std::string::npos);  // the progress line, forced on
   std::ofstream(dir / "bad2.ini") << "grid 32x32\n";
   r = run_cli("run --config " + dir / "bad2.ini");
   CHECK(r.out.find(dir / "bad2.ini" + ":1: expected 'key = value'") != std::string::npos);
@@ -109,6 +113,10 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
       {"run --grid 8x8 --backend quantum", "--backend must be cpu, cuda or auto"},
       {"run --grid 8x8 --boundary fixed:5", "boundary state 5 is not a state of this model"},
       {"run --grid 8x8 --frobnicate", "unrecognised option '--frobnicate'"},
+      {"run --grid 8x8 --boundary reflective --rle x.rle", "Golly has no grid with this boundary"},
+      {"run --grid 8x8 --steps 1 --png /nonexistent/dir/x.png", "cannot write /nonexistent/dir/x.png"},
+      {"run --generate rmat:nan", "bad generator 'rmat:nan'"},
+      {"run --generate rgg:100.5", "bad generator 'rgg:100.5'"},
   };
   for (const Case& c : cases) {
     Result r = run_cli(c.args + out);

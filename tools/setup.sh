@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what cellgraph needs on Debian 12 (apt-get, as root or through sudo), then configures
 # and builds it in build/ (Release; the CUDA backend too where nvcc is found). Idempotent: a
-# second run only rebuilds what changed. Extra arguments go to CMake's configure step.
+# second run only rebuilds what changed. Extra arguments go to CMake's configure step (the
+# first one; afterwards change options with `cmake -S . -B build -D...`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -22,7 +22,10 @@
 
 namespace cellgraph {
 
-inline constexpr std::uint32_t kSliceWidth = 32;
+inline constexpr std::uint32_t kSliceWidth = 32;  // C of SELL-C-sigma: one warp per slice
+inline constexpr std::uint32_t kWarpSize = 32;    // the fold tree of hubs follows the warp
+// Vertex ids stay below this, so that slice counts and the null and boundary cells fit 32 bits.
+inline constexpr std::uint64_t kMaxVertices = (std::uint64_t(1) << 32) - 64;
 inline constexpr std::uint32_t kGiantHubThreads = 256;
 
 struct CompileOptions {

@@ -10,8 +10,12 @@
 //              const CellContext&) const;   // must write every variable of `out`
 //   std::uint32_t num_states() const;      // states of variable 0, for censuses and images
 //
-// gather() is called once per neighbor in list order (for grids, slot k = stencil offset k)
-// and never for padding. Synchronous models read the current buffer and write the next one.
+// gather() is called once per neighbor, never for padding, with the neighbor's slot (for
+// grids, slot k = stencil offset k). An ordinary vertex gathers in list order into one Acc; a
+// hub (a vertex of very high degree) gathers into 32 or 256 partial Accs (thread t takes slots
+// t, t + T, ...) merged with combine() in a fixed tree order that every backend follows, so
+// results are bit-identical even for floating-point folds. Acc must be trivially copyable
+// (warps shuffle it). Synchronous models read the current buffer and write the next one.
 #pragma once
 #include <cstdint>
 #include <tuple>

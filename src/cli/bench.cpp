@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/identity.hpp"
 #include "models/lifelike.hpp"
 #include "src/cli/bench_support.hpp"
 #include "src/cli/cli.hpp"
@@ -37,7 +38,7 @@ EngineRun run_engine(const Graph& graph, const models::LifeLike& rule, const std
   auto layout = std::make_shared<const Layout>(compile(graph, compile_opts));
   auto sim = make_simulation_for(rule, layout, options);
   sim->set_states(initial);
-  sim->advance(steps);                 // warm-up; on CUDA it captures the step graphs
+  sim->advance(steps);                 // warm-up (on CUDA, captures the step graphs when steps fill one)
   if (steps % 2) sim->advance(steps);  // and those starting from the other buffer
   EngineRun run;
   run.seconds_per_step = median_seconds(repeats, [&] { sim->advance(steps); }) / double(steps);
@@ -63,21 +64,12 @@ BaselineRun run_baseline(bool gpu, const Graph& graph, const models::LifeLike& r
 #endif
 }
 
-// "states agree", or the first vertex where they do not and how many differ.
+// "states agree", or the first vertex where they do not.
 std::string compare_states(const std::vector<std::uint32_t>& engine, const std::vector<std::uint32_t>& baseline,
                            bool& agree) {
-  agree = engine.size() == baseline.size();
-  if (!agree) return "STATES DIFFER: the engine has " + std::to_string(engine.size()) + " vertices, the baseline " +
-                     std::to_string(baseline.size());
-  std::uint64_t differ = 0, first = 0;
-  for (std::size_t v = engine.size(); v-- > 0;)
-    if (engine[v] != baseline[v]) ++differ, first = v;
-  if (differ == 0) return "states agree";
-  agree = false;
-  std::ostringstream o;
-  o << "STATES DIFFER: first at vertex " << first << " (engine " << engine[first] << ", baseline "
-    << baseline[first] << "), " << differ << " vertices in all";
-  return o.str();
+  const auto mismatch = first_difference(engine, baseline);
+  agree = !mismatch;
+  return agree ? "states agree" : "STATES DIFFER (engine vs baseline) at " + mismatch->describe();
 }
 
 std::string num(double x) {

@@ -1,5 +1,5 @@
-// cellgraph: cellular automata on graphs and grids. Library errors become a message on stderr
-// and exit status 1; bad usage exits with 2.
+// cellgraph: cellular automata on graphs and grids. Library errors and bad options become a
+// message on stderr and exit status 1; an unknown command exits with 2.
 #include <exception>
 #include <iostream>
 #include <map>

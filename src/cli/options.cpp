@@ -28,13 +28,22 @@ void read_config(const std::string& path, const po::options_description& desc, p
     };
     std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     if (key == "config") throw ParseError(path, number, "config files cannot include others");
+    // On/off flags take true/false (yes/no, 1/0) in a file.
+    const po::option_description* known = desc.find_nothrow(key, false);
+    const bool flag = known && known->semantic()->max_tokens() == 0;
+    if (flag) {
+      if (value == "false" || value == "no" || value == "0") continue;
+      if (value != "true" && value != "yes" && value != "1")
+        throw ParseError(path, number, "'" + key + "' is on or off: true or false");
+    }
+    const Args one_option = flag ? Args{"--" + key} : Args{"--" + key + "=" + value};
     try {
       po::variables_map one;
-      po::store(po::command_line_parser(Args{"--" + key + "=" + value}).options(desc).run(), one);
+      po::store(po::command_line_parser(one_option).options(desc).run(), one);
     } catch (const po::error& e) {
       throw ParseError(path, number, e.what());
     }
-    collected.push_back(po::option(key, {value}));
+    collected.push_back(po::option(key, flag ? std::vector<std::string>{} : std::vector<std::string>{value}));
   }
   // Flags given on the command line are already stored and win over the file.
   po::parsed_options parsed(&desc);

@@ -43,12 +43,20 @@ struct Outputs {
   int png_scale = 1;
 };
 
-// Contradictions are found before any work is done.
+// Contradictions and unwritable paths are found before any work is done.
 void check_outputs(const Outputs& o, const Source& source) {
   const bool grid2d = source.grid && source.grid->dims == 2;
   if (!o.png.empty() && !grid2d) throw Error("--png needs a 2D grid source");
   if (!o.rle.empty() && !grid2d) throw Error("--rle needs a 2D grid source");
+  if (!o.rle.empty()) {
+    // Golly's bounded grids are tori (:T) and planes of dead cells (:P); nothing else.
+    const Boundary& b = source.grid->boundary;
+    if (b.kind == BoundaryKind::reflective || (b.kind == BoundaryKind::fixed && b.value != 0))
+      throw Error("--rle: Golly has no grid with this boundary (only periodic and fixed:0)");
+  }
   if (o.png_scale < 1 || o.png_scale > 64) throw Error("--png-scale must be from 1 to 64");
+  for (const std::string& path : {o.png, o.rle, o.states})
+    if (!path.empty()) AtomicFile probe(path);  // opens (and removes) the temporary, or throws
 }
 
 std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Source& source,

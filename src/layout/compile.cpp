@@ -43,7 +43,7 @@ Layout compile(const Graph& g, const CompileOptions& options) {
   check_graph(g, "compile");
   if (options.sort_window == 0) throw Error("the sort window must be at least 1");
   const VertexId n = g.num_vertices();
-  if (n >= 0xFFFFFFFDu) throw Error("too many vertices for 32-bit cell ids");
+  if (n > kMaxVertices) throw Error("too many vertices: at most " + std::to_string(kMaxVertices));
 
   Layout L;
   L.num_vertices = n;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/layout.hpp"
 #include "cellgraph/philox.hpp"
 
 namespace cellgraph {
@@ -26,18 +27,20 @@ Philox4x32 draw(std::uint64_t seed, std::uint64_t index) {
 Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t seed) {
   if (n < 2 || !(mean_degree > 0) || mean_degree > 1000) throw Error("rgg: need n >= 2 and a mean degree in (0, 1000]");
   const double radius = std::sqrt(mean_degree / (M_PI * n));
-  const std::uint32_t bins = std::max(1u, std::uint32_t(1.0 / radius));
-  struct Point { double x, y; std::uint32_t bin; };
+  // Bins of at least the radius, and no more bins than points.
+  const std::uint64_t bins = std::max<std::uint64_t>(1, std::min<double>(1.0 / radius, std::sqrt(double(n))));
+  struct Point { double x, y; std::uint64_t bin; };
   std::vector<Point> p(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     Philox4x32 r = draw(seed, i);
     p[i].x = unit(r.v[0], r.v[1]);
     p[i].y = unit(r.v[2], r.v[3]);
-    p[i].bin = std::min(bins - 1, std::uint32_t(p[i].y * bins)) * bins + std::min(bins - 1, std::uint32_t(p[i].x * bins));
+    p[i].bin = std::min<std::uint64_t>(bins - 1, std::uint64_t(p[i].y * double(bins))) * bins +
+               std::min<std::uint64_t>(bins - 1, std::uint64_t(p[i].x * double(bins)));
   }
   // Number the points bin by bin (row-major bins), so that ids follow space.
   std::stable_sort(p.begin(), p.end(), [](const Point& a, const Point& b) { return a.bin < b.bin; });
-  std::vector<std::uint32_t> bin_start(std::size_t(bins) * bins + 1, 0);
+  std::vector<std::uint32_t> bin_start(bins * bins + 1, 0);
   for (const Point& q : p) ++bin_start[q.bin + 1];
   std::partial_sum(bin_start.begin(), bin_start.end(), bin_start.begin());
 
@@ -45,12 +48,12 @@ Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t 
   edges.reserve(std::size_t(n * mean_degree / 2 * 1.1));
   const double r2 = radius * radius;
   for (std::uint32_t i = 0; i < n; ++i) {
-    const int bx = int(p[i].bin % bins), by = int(p[i].bin / bins);
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int x = bx + dx, y = by + dy;
-        if (x < 0 || y < 0 || x >= int(bins) || y >= int(bins)) continue;
-        const std::uint32_t b = std::uint32_t(y) * bins + std::uint32_t(x);
+    const std::int64_t bx = std::int64_t(p[i].bin % bins), by = std::int64_t(p[i].bin / bins);
+    for (std::int64_t dy = -1; dy <= 1; ++dy)
+      for (std::int64_t dx = -1; dx <= 1; ++dx) {
+        const std::int64_t x = bx + dx, y = by + dy;
+        if (x < 0 || y < 0 || x >= std::int64_t(bins) || y >= std::int64_t(bins)) continue;
+        const std::uint64_t b = std::uint64_t(y) * bins + std::uint64_t(x);
         for (std::uint32_t j = bin_start[b]; j < bin_start[b + 1]; ++j) {
           const double ddx = p[i].x - p[j].x, ddy = p[i].y - p[j].y;
           if (j > i && ddx * ddx + ddy * ddy < r2) edges.emplace_back(i, j);
@@ -97,24 +100,35 @@ Graph rmat_graph(int scale, int edge_factor, std::uint64_t seed) {
 }
 
 Graph generate_graph(const std::string& spec, std::uint64_t seed) {
-  auto colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
-  std::vector<double> args;
-  for (std::size_t at = colon; at != std::string::npos;) {
-    std::size_t next = spec.find(':', at + 1);
-    std::string item = spec.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    double value = 0;
-    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size())
-      throw Error("bad generator '" + spec + "': '" + item + "' is not a number");
-    args.push_back(value);
-    at = next;
+  const auto bad = [&](const std::string& why) {
+    return Error("bad generator '" + spec + "': " + why + " (rgg:N[:mean_degree] or rmat:SCALE[:edge_factor])");
+  };
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = spec.find(':', start);
+    parts.push_back(spec.substr(start, colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
   }
-  if (kind == "rgg" && (args.size() == 1 || args.size() == 2) && args[0] >= 2 && args[0] < 4e9)
-    return random_geometric_graph(std::uint32_t(args[0]), args.size() > 1 ? args[1] : 6.0, seed);
-  if (kind == "rmat" && (args.size() == 1 || args.size() == 2))
-    return rmat_graph(int(args[0]), args.size() > 1 ? int(args[1]) : 16, seed);
-  throw Error("unknown generator '" + spec + "' (rgg:N[:mean_degree] or rmat:SCALE[:edge_factor])");
+  auto integer = [&](const std::string& text, std::uint64_t max) {
+    std::uint64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > max)
+      throw bad("'" + text + "' is not an integer up to " + std::to_string(max));
+    return value;
+  };
+  if (parts[0] == "rgg" && (parts.size() == 2 || parts.size() == 3)) {
+    double degree = 6.0;
+    if (parts.size() == 3) {
+      auto [end, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), degree);
+      if (parts[2].empty() || ec != std::errc() || end != parts[2].data() + parts[2].size())
+        throw bad("'" + parts[2] + "' is not a number");
+    }
+    return random_geometric_graph(std::uint32_t(integer(parts[1], kMaxVertices)), degree, seed);
+  }
+  if (parts[0] == "rmat" && (parts.size() == 2 || parts.size() == 3))
+    return rmat_graph(int(integer(parts[1], 31)), parts.size() == 3 ? int(integer(parts[2], 1024)) : 16, seed);
+  throw bad("unknown generator");
 }
 
 }  // namespace cellgraph

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/layout.hpp"
 
 namespace cellgraph {
 namespace {
@@ -131,8 +132,8 @@ void check_grid(const GridSpec& spec) {
       throw Error("grid sizes must be positive");
   const std::uint64_t cells = spec.cell_count();
   if (spec.size[0] > (1 << 30) || spec.size[1] > (1 << 30) || spec.size[2] > (1 << 30) ||
-      cells >= std::numeric_limits<VertexId>::max() - 2)
-    throw Error("grid of " + std::to_string(cells) + " cells is too large (at most 2^32 - 3 cells)");
+      cells > kMaxVertices)
+    throw Error("grid of " + std::to_string(cells) + " cells is too large (at most " + std::to_string(kMaxVertices) + ")");
   if (spec.stencil.empty()) throw Error("the neighborhood is empty");
   for (const Offset& o : spec.stencil) {
     const int d[3] = {o.dx, o.dy, o.dz};

@@ -20,6 +20,8 @@ using pattern_text::trim;
 
 constexpr std::int64_t kMaxExtent = std::numeric_limits<std::int32_t>::max();  // Golly's int
 constexpr std::uint32_t kMaxState = 255;
+// Live cells are stored one by one: a 12-byte file must not ask for gigabytes.
+constexpr std::uint64_t kMaxLiveCells = std::uint64_t(1) << 28;
 constexpr const char* kHeaderForm = "expected 'x = W, y = H, rule = R'";
 
 template <typename Int>
@@ -235,6 +237,8 @@ class RleReader {
   void add_run(std::int64_t run, std::uint32_t state) {
     const bool row_kept = clip_height_ == 0 || y_ < clip_height_;
     const std::int64_t end = clip_width_ == 0 ? x_ + run : std::min(x_ + run, clip_width_);
+    if (row_kept && end > x_ && pattern_.cells.size() + std::uint64_t(end - x_) > kMaxLiveCells)
+      fail("the pattern has more than " + std::to_string(kMaxLiveCells) + " live cells");
     if (row_kept)
       for (std::int64_t x = x_; x < end; ++x)
         pattern_.cells.push_back({origin_x_ + x, origin_y_ + y_, state});

@@ -29,7 +29,7 @@ Pattern read_life(std::istream& in, const std::string& name);  // Life 1.05 and 
 // Chooses the reader by content: "#Life 1.05", "#Life 1.06", otherwise RLE.
 Pattern read_pattern_file(const std::string& path);
 
-// Golly's bounded-grid placement on a W x H grid (shared/data/MANIFEST.md): the grid's top-left
+// Golly's bounded-grid placement on a W x H grid (data/patterns/PROVENANCE.md): the grid's top-left
 // cell is Golly's (-int(W/2), -int(H/2)); cells outside are dropped (counted in *dropped).
 // Returns one state per grid cell (row-major, cell_id order).
 std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid,

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
+#include <array>
 
 #include "cellgraph/layout.hpp"
 #include "cellgraph/model.hpp"
@@ -36,16 +36,17 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
                              std::uint32_t v) {
   using Vars = typename Model::Vars;
   using Acc = typename Model::Acc;
-  const std::uint32_t threads = v < L.num_giant_hubs ? kGiantHubThreads : kSliceWidth;
-  std::vector<Acc> partial(threads, model.init());
+  const std::uint32_t threads = v < L.num_giant_hubs ? kGiantHubThreads : kWarpSize;
+  std::array<Acc, kGiantHubThreads> partial;
+  partial.fill(model.init());
   const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
   for (std::uint32_t k = 0; k < L.degree[v]; ++k)
     model.gather(partial[k % threads], CellRead<Vars>{current, row[k]}, k);
-  for (std::uint32_t warp = 0; warp < threads; warp += kSliceWidth)
-    for (std::uint32_t offset = kSliceWidth / 2; offset > 0; offset /= 2)
+  for (std::uint32_t warp = 0; warp < threads; warp += kWarpSize)
+    for (std::uint32_t offset = kWarpSize / 2; offset > 0; offset /= 2)
       for (std::uint32_t i = 0; i < offset; ++i) model.combine(partial[warp + i], partial[warp + i + offset]);
   Acc total = partial[0];
-  for (std::uint32_t warp = kSliceWidth; warp < threads; warp += kSliceWidth) model.combine(total, partial[warp]);
+  for (std::uint32_t warp = kWarpSize; warp < threads; warp += kWarpSize) model.combine(total, partial[warp]);
   return total;
 }
 

@@ -62,8 +62,10 @@ class CudaSimulation final : public Simulation {
     std::size_t bytes = 0;
     CG_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, buffer_[0].template array<0>().data(),
                                                 census_device_.data(), int(census_bins_) + 1, 0,
-                                                int(census_bins_), int(layout_->num_vertices), stream_));
+                                                int(census_bins_), census_chunk(0), stream_));
     census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
+    // Default-stream work above (memsets, uploads) must be done before stream_ runs.
+    CG_CUDA(cudaDeviceSynchronize());
   }
   ~CudaSimulation() override {
     for (cudaGraphExec_t g : graphs_)
@@ -93,15 +95,20 @@ class CudaSimulation final : public Simulation {
     CG_CUDA(cudaStreamSynchronize(stream_));
   }
 
+  // CUB counts with int: the vertices are histogrammed in chunks of at most 2^30.
   std::vector<std::uint64_t> census() const override {
-    std::size_t bytes = census_temp_.size();
-    CG_CUDA(cub::DeviceHistogram::HistogramEven(census_temp_.data(), bytes, current().template array<0>().data(),
-                                                census_device_.data(), int(census_bins_) + 1, 0,
-                                                int(census_bins_), int(layout_->num_vertices), stream_));
-    CG_CUDA(cudaMemcpyAsync(census_host_.data(), census_device_.data(), census_bins_ * sizeof(int),
-                            cudaMemcpyDeviceToHost, stream_));
-    CG_CUDA(cudaStreamSynchronize(stream_));
-    std::vector<std::uint64_t> counts(census_host_.data(), census_host_.data() + census_bins_);
+    std::vector<std::uint64_t> counts(census_bins_, 0);
+    const Primary* states = current().template array<0>().data();
+    for (std::uint64_t first = 0; first < layout_->num_vertices; first += kCensusChunk) {
+      std::size_t bytes = census_temp_.size();
+      CG_CUDA(cub::DeviceHistogram::HistogramEven(census_temp_.data(), bytes, states + first, census_device_.data(),
+                                                  int(census_bins_) + 1, 0, int(census_bins_),
+                                                  census_chunk(first), stream_));
+      CG_CUDA(cudaMemcpyAsync(census_host_.data(), census_device_.data(), census_bins_ * sizeof(int),
+                              cudaMemcpyDeviceToHost, stream_));
+      CG_CUDA(cudaStreamSynchronize(stream_));
+      for (std::uint32_t b = 0; b < census_bins_; ++b) counts[b] += std::uint32_t(census_host_[b]);
+    }
     // CUB leaves out values beyond the last level; the CPU backend counts them in the last bin.
     std::uint64_t counted = 0;
     for (auto c : counts) counted += c;
@@ -138,6 +145,11 @@ class CudaSimulation final : public Simulation {
 
  private:
   DeviceState<Vars>& current() const { return buffer_[parity_]; }
+
+  static constexpr std::uint64_t kCensusChunk = std::uint64_t(1) << 30;
+  int census_chunk(std::uint64_t first) const {
+    return int(std::min<std::uint64_t>(kCensusChunk, layout_->num_vertices - std::min<std::uint64_t>(first, layout_->num_vertices)));
+  }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
   // Hubs run on a second stream beside the ordinary slices (they write disjoint cells), joined
@@ -178,7 +190,12 @@ class CudaSimulation final : public Simulation {
     if (!exec) {
       cudaGraph_t g;
       CG_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-      launch_steps(steps);
+      try {
+        launch_steps(steps);
+      } catch (...) {  // leave the stream usable: end the capture, drop what it held
+        if (cudaStreamEndCapture(stream_, &g) == cudaSuccess && g) cudaGraphDestroy(g);
+        throw;
+      }
       CG_CUDA(cudaStreamEndCapture(stream_, &g));
       CG_CUDA(cudaGraphInstantiate(&exec, g, 0));
       CG_CUDA(cudaGraphDestroy(g));

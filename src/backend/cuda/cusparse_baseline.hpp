@@ -54,7 +54,7 @@ inline std::vector<std::uint32_t> row_block_starts(const std::vector<EdgeOffset>
 // updated): A is n x (n + 1).
 //
 // Indices are always 32-bit (cuSPARSE 13.0 refuses or fails on 64-bit ones), so the graph must
-// have fewer than 2^31 - 1 vertices, and A is cut into row blocks of at most 2^31 - 1 entries
+// have fewer than 2^31 - 1 vertices, and A is cut into row blocks of at most 2^30 entries
 // (row_block_starts), each its own CSR matrix and SpMV into its slice of y: a step is one
 // cusparseSpMV per block, all on one stream, then the rule kernel.
 //
