@@ -95,3 +95,29 @@ TEST_SUITE("gpu") {
     CHECK(checked >= 50);
   }
 }
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: a run restarted across backends continues bit-identically" * doctest::skip(!cuda_device_available())) {
+    CompileOptions hubs;
+    hubs.hub_degree = 48;
+    hubs.giant_degree = 300;
+    auto layout = std::make_shared<const Layout>(compile(rmat_graph(15, 16, 6), hubs));
+    const models::ModelInfo& life = models::find_model("lifelike");
+    SimulationOptions gpu_options;
+    gpu_options.backend = BackendKind::cuda;
+    auto cpu = life.make({{"rule", "B2/S23"}}, layout, {});
+    auto gpu = life.make({{"rule", "B2/S23"}}, layout, gpu_options);
+    auto straight = life.make({{"rule", "B2/S23"}}, layout, {});
+    const auto start = random_fill(layout->num_vertices, 0.4, 21);
+    straight->set_states(start);
+    straight->advance(150);
+    cpu->set_states(start);
+    cpu->advance(37);
+    gpu->import_state(cpu->export_state(), cpu->step());  // CPU -> GPU
+    gpu->advance(70);
+    cpu->import_state(gpu->export_state(), gpu->step());  // GPU -> CPU
+    cpu->advance(43);
+    CHECK(cpu->step() == 150);
+    CHECK(cpu->states() == straight->states());
+  }
+}

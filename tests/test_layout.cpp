@@ -68,6 +68,12 @@ TEST_CASE("layout: irregular graphs are sorted by degree within windows") {
     for (VertexId v = 1; v < L.num_vertices; ++v)
       if (v % window != 0) REQUIRE(L.degree[v - 1] >= L.degree[v]);
   }
+  CompileOptions coarse;
+  coarse.degree_quantum = 4;
+  Layout quantised = compile(g, coarse);
+  check_layout_matches(g, quantised);
+  for (VertexId v = 1; v < quantised.num_vertices; ++v)
+    if (v % coarse.sort_window != 0) REQUIRE((quantised.degree[v - 1] + 3) / 4 >= (quantised.degree[v] + 3) / 4);
   // Sorting within windows pays: less padding than none at all.
   CompileOptions unsorted;
   unsorted.sort_window = 1;

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libmetis-dev
-          metis libpng-dev doctest-dev libopenmpi-dev openmpi-bin golly)
+          metis libpng-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin golly)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -30,6 +30,9 @@ inline constexpr std::uint32_t kGiantHubThreads = 256;
 
 struct CompileOptions {
   std::uint32_t sort_window = 1u << 12;  // sigma: vertices sorted by degree within windows
+  // Degrees are compared rounded up to a multiple of this: coarser buckets keep a warp's
+  // vertices nearer each other in id order, at the price of some padding.
+  std::uint32_t degree_quantum = 1;
   // Vertices of at least this degree are hubs (a warp each), and of at least giant_degree
   // giant hubs (a block each). 0: automatic (see compile()).
   std::uint32_t hub_degree = 0;

@@ -39,6 +39,11 @@ class Simulation {
   // Variable 0 of every vertex, in user ids.
   virtual std::vector<std::uint32_t> states() const = 0;
   virtual void set_states(const std::vector<std::uint32_t>& user_order) = 0;
+
+  // Everything a restart needs: every state variable of every vertex, in user order, one byte
+  // array per variable (sizeof(variable) bytes per vertex), and the step to continue from.
+  virtual std::vector<std::vector<std::uint8_t>> export_state() const = 0;
+  virtual void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) = 0;
 };
 
 }  // namespace cellgraph

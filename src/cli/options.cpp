@@ -121,6 +121,8 @@ po::options_description layout_options() {
   d.add_options()
       ("sort-window", unsigned_value<std::uint32_t>(CompileOptions{}.sort_window),
        "vertices are sorted by degree within windows of this many (locality vs padding)")
+      ("degree-quantum", unsigned_value<std::uint32_t>(1),
+       "sort by degree rounded up to a multiple of this (coarser: better locality, more padding)")
       ("hub-degree", unsigned_value<std::uint32_t>(0),
        "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)")
       ("giant-degree", unsigned_value<std::uint32_t>(0),
@@ -132,6 +134,8 @@ CompileOptions compile_options(const po::variables_map& vm) {
   CompileOptions o;
   o.sort_window = get_unsigned<std::uint32_t>(vm, "sort-window");
   o.hub_degree = get_unsigned<std::uint32_t>(vm, "hub-degree");
+  o.degree_quantum = get_unsigned<std::uint32_t>(vm, "degree-quantum");
+  if (o.degree_quantum == 0) throw Error("--degree-quantum must be at least 1");
   o.giant_degree = get_unsigned<std::uint32_t>(vm, "giant-degree");
   if (o.sort_window == 0) throw Error("--sort-window must be at least 1");
   return o;

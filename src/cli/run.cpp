@@ -3,9 +3,11 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/checkpoint.hpp"
 #include "cellgraph/output/png.hpp"
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/output/state_file.hpp"
@@ -33,7 +35,12 @@ po::options_description run_options() {
       ("png-scale", po::value<int>()->default_value(1), "pixels per cell in the PNG")
       ("rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")
       ("states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")
-      ("progress", po::bool_switch(), "show a progress line even when stderr is not a terminal");
+      ("progress", po::bool_switch(), "show a progress line even when stderr is not a terminal")
+      ("checkpoint", po::value<std::string>(), "checkpoint file, rewritten (atomically) every --checkpoint-every steps and at the end")
+      ("checkpoint-every", unsigned_value<std::uint64_t>(0), "steps between checkpoints (0: only at the end)")
+      ("restart", po::value<std::string>(),
+       "continue from a checkpoint written by a run with the same source, model and parameters; "
+       "--steps is the total, counted from the first run's start");
   d.add(init).add(out);
   return d;
 }
@@ -75,6 +82,28 @@ std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Sou
   return std::vector<std::uint32_t>(n, 0);
 }
 
+// The model's parameters as one canonical line: what a restart must match.
+std::string parameters_text(const models::ModelInfo& model, models::Params params) {
+  if (model.rule_text) params["rule"] = model.rule_text(params);
+  std::string text;
+  for (const auto& [key, value] : params) text += (text.empty() ? "" : ";") + key + "=" + value;
+  return text;
+}
+
+void check_restart(const Checkpoint& c, const std::string& path, const std::string& model, const std::string& params,
+                   const Source& source, SimulationOptions& options, bool seed_defaulted) {
+  auto refuse = [&](const std::string& what, const std::string& theirs, const std::string& ours) {
+    throw Error("--restart " + path + ": the checkpoint's " + what + " is '" + theirs + "', this run's is '" + ours + "'");
+  };
+  if (c.model != model) refuse("model", c.model, model);
+  if (c.parameters != params) refuse("parameters", c.parameters, params);
+  if (c.source != source.description || c.vertices != source.graph.num_vertices())
+    refuse("source", c.source + ", " + std::to_string(c.vertices) + " vertices",
+           source.description + ", " + std::to_string(source.graph.num_vertices()) + " vertices");
+  if (seed_defaulted) options.seed = c.seed;  // random models continue their own streams
+  else if (c.seed != options.seed) refuse("seed", std::to_string(c.seed), std::to_string(options.seed));
+}
+
 std::vector<StatsWriter::Value> as_values(const std::vector<std::uint64_t>& counts) {
   return {counts.begin(), counts.end()};
 }
@@ -111,23 +140,46 @@ int run_command(const Args& args) {
   SimulationOptions options = simulation_options(vm);
   if (source.grid) options.boundary_value = source.grid->boundary.value;
   auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
+  const std::string identity_params = parameters_text(model, params);
+  std::optional<Checkpoint> restart;
+  if (vm.count("restart")) {
+    if (vm.count("fill") || vm.count("states") || source.pattern)
+      throw Error("--restart continues a run: it takes no --fill, --states or --pattern");
+    restart = read_checkpoint(vm["restart"].as<std::string>());
+    check_restart(*restart, vm["restart"].as<std::string>(), model.name, identity_params, source, options,
+                  vm["seed"].defaulted());
+  }
   std::unique_ptr<Simulation> sim = model.make(params, layout, options);
-  sim->set_states(initial_states(vm, source, options.seed));
+  if (restart) sim->import_state(restart->variables, restart->step);
+  else sim->set_states(initial_states(vm, source, options.seed));
+  const std::string checkpoint_path = vm.count("checkpoint") ? vm["checkpoint"].as<std::string>() : "";
+  const std::uint64_t checkpoint_every = get_unsigned<std::uint64_t>(vm, "checkpoint-every");
+  if (checkpoint_every && checkpoint_path.empty()) throw Error("--checkpoint-every needs --checkpoint FILE");
+  if (!checkpoint_path.empty()) AtomicFile probe(checkpoint_path);
+  auto save_checkpoint = [&] {
+    write_checkpoint(checkpoint_path, Checkpoint{sim->step(), options.seed, model.name, identity_params,
+                                                 source.description, layout->num_vertices, sim->export_state()});
+  };
 
   std::unique_ptr<StatsWriter> stats;
   if (!outputs.stats.empty()) {
     stats = std::make_unique<StatsWriter>(outputs.stats, state_columns(sim->num_states()));
-    stats->row(0, as_values(sim->census()));
+    stats->row(sim->step(), as_values(sim->census()));
   }
   Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
   const auto start = std::chrono::steady_clock::now();
-  // Without statistics, long chunks: the GPU backend replays captured graphs of many steps.
-  const std::uint64_t chunk = stats ? every : std::max<std::uint64_t>(every, 256);
+  // Stop at every statistics row and checkpoint; otherwise run long chunks (the GPU backend
+  // replays captured graphs of many steps).
+  auto next_multiple = [&](std::uint64_t k) { return (sim->step() / k + 1) * k; };
   while (sim->step() < steps) {
-    sim->advance(std::min(chunk, steps - sim->step()));
-    if (stats) stats->row(sim->step(), as_values(sim->census()));
+    std::uint64_t stop = std::min(steps, next_multiple(stats ? every : 256));
+    if (checkpoint_every) stop = std::min(stop, next_multiple(checkpoint_every));
+    sim->advance(stop - sim->step());
+    if (stats && (sim->step() % every == 0 || sim->step() == steps)) stats->row(sim->step(), as_values(sim->census()));
+    if (checkpoint_every && sim->step() % checkpoint_every == 0 && sim->step() < steps) save_checkpoint();
     progress.update(sim->step());
   }
+  if (!checkpoint_path.empty()) save_checkpoint();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish();
 

@@ -15,12 +15,15 @@ double mean_degree(const Graph& g) {
 
 // Hubs (rounded up to whole slices) globally first, by degree descending; the rest sorted by
 // degree descending within windows of `window` vertices, so that neighbors stay near.
-std::vector<VertexId> degree_order(const Graph& g, std::uint32_t hub_degree,
-                                   std::uint32_t window, std::uint32_t* num_hubs) {
+std::vector<VertexId> degree_order(const Graph& g, std::uint32_t hub_degree, std::uint32_t window,
+                                   std::uint32_t quantum, std::uint32_t* num_hubs) {
   const VertexId n = g.num_vertices();
   std::vector<VertexId> order(n);
   std::iota(order.begin(), order.end(), 0);
   auto by_degree = [&](VertexId a, VertexId b) { return g.degree(a) > g.degree(b); };
+  auto by_bucket = [&](VertexId a, VertexId b) {
+    return (g.degree(a) + quantum - 1) / quantum > (g.degree(b) + quantum - 1) / quantum;
+  };
 
   std::uint32_t hubs = 0;
   for (VertexId v = 0; v < n; ++v) hubs += g.degree(v) >= hub_degree;
@@ -31,7 +34,7 @@ std::vector<VertexId> degree_order(const Graph& g, std::uint32_t hub_degree,
   }
   for (std::uint64_t begin = hubs; begin < n; begin += window) {
     auto end = order.begin() + std::min<std::uint64_t>(n, begin + window);
-    std::stable_sort(order.begin() + begin, end, by_degree);
+    std::stable_sort(order.begin() + begin, end, by_bucket);
   }
   *num_hubs = hubs;
   return order;
@@ -52,7 +55,8 @@ Layout compile(const Graph& g, const CompileOptions& options) {
   L.giant_degree = std::max(L.hub_degree, options.giant_degree ? options.giant_degree
                                                                 : std::uint32_t(std::max(1024.0, 32.0 * mean_degree(g))));
   std::uint32_t num_hubs = 0;
-  L.local_to_user = degree_order(g, L.hub_degree, options.sort_window, &num_hubs);
+  if (options.degree_quantum == 0) throw Error("the degree quantum must be at least 1");
+  L.local_to_user = degree_order(g, L.hub_degree, options.sort_window, options.degree_quantum, &num_hubs);
   L.user_to_local.resize(n);
   for (VertexId local = 0; local < n; ++local) L.user_to_local[L.local_to_user[local]] = local;
   L.degree.resize(n);

@@ -10,6 +10,7 @@
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/state.hpp"
 #include "src/backend/cpu/sweep.hpp"
+#include "src/backend/user_order.hpp"
 
 namespace cellgraph {
 
@@ -24,9 +25,7 @@ class CpuSimulation final : public Simulation {
       : model_(model), layout_(std::move(layout)), options_(options),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
         current_(layout_->state_length()), next_(layout_->state_length()) {
-    if (model_.num_states() && options.boundary_value >= model_.num_states())
-      throw Error("boundary state " + std::to_string(options.boundary_value) +
-                  " is not a state of this model (0.." + std::to_string(model_.num_states() - 1) + ")");
+    check_boundary_state(options.boundary_value, model_.num_states());
     for (HostState<Vars>* buffer : {&current_, &next_})
       buffer->template array<0>()[layout_->boundary_cell()] = Primary(options.boundary_value);
   }
@@ -61,26 +60,30 @@ class CpuSimulation final : public Simulation {
   }
 
   std::vector<std::uint32_t> states() const override {
-    const Layout& L = *layout_;
-    std::vector<std::uint32_t> out(L.num_vertices);
-    const auto& s = current_.template array<0>();
-    for (std::uint32_t v = 0; v < L.num_vertices; ++v) out[L.local_to_user[v]] = s[v];
-    return out;
+    return to_user_states(*layout_, current_.template array<0>().data());
   }
 
   void set_states(const std::vector<std::uint32_t>& user_order) override {
-    const Layout& L = *layout_;
-    if (user_order.size() != L.num_vertices)
-      throw Error("initial state has " + std::to_string(user_order.size()) + " values for " +
-                  std::to_string(L.num_vertices) + " vertices");
-    auto& s = current_.template array<0>();
-    for (std::uint32_t v = 0; v < L.num_vertices; ++v) {
-      const std::uint32_t value = user_order[L.local_to_user[v]];
-      if (model_.num_states() && value >= model_.num_states())
-        throw Error("initial state " + std::to_string(value) + " of vertex " +
-                    std::to_string(L.local_to_user[v]) + " is not a state of this model");
-      s[v] = Primary(value);
-    }
+    from_user_states(*layout_, user_order, model_.num_states(), current_.template array<0>().data());
+  }
+
+  std::vector<std::vector<std::uint8_t>> export_state() const override {
+    std::vector<std::vector<std::uint8_t>> variables;
+    for_each_variable<Vars>([&](auto i) {
+      variables.push_back(to_user_bytes(*layout_, current_.template array<decltype(i)::value>().data()));
+    });
+    return variables;
+  }
+
+  void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override {
+    if (variables.size() != std::size_t(Vars::count))
+      throw Error("state has " + std::to_string(variables.size()) + " variables; the model has " +
+                  std::to_string(Vars::count));
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      from_user_bytes(*layout_, variables[I], current_.template array<I>().data());
+    });
+    step_ = step;
   }
 
  private:

@@ -14,6 +14,7 @@
 #include "cellgraph/simulation.hpp"
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
+#include "src/backend/user_order.hpp"
 
 namespace cellgraph::cuda {
 
@@ -49,8 +50,7 @@ class CudaSimulation final : public Simulation {
         buffer_{DeviceState<Vars>(layout_->state_length()), DeviceState<Vars>(layout_->state_length())},
         step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())),
         census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices) {
-    if (model_.num_states() && options.boundary_value >= model_.num_states())
-      throw Error("boundary state " + std::to_string(options.boundary_value) + " is not a state of this model");
+    check_boundary_state(options.boundary_value, model_.num_states());
     CG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CG_CUDA(cudaStreamCreateWithFlags(&hub_stream_, cudaStreamNonBlocking));
     CG_CUDA(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
@@ -117,34 +117,56 @@ class CudaSimulation final : public Simulation {
   }
 
   std::vector<std::uint32_t> states() const override {
-    const Layout& L = *layout_;
-    CG_CUDA(cudaMemcpyAsync(states_host_.data(), current().template array<0>().data(), L.num_vertices * sizeof(Primary),
-                            cudaMemcpyDeviceToHost, stream_));
-    CG_CUDA(cudaStreamSynchronize(stream_));
-    std::vector<std::uint32_t> out(L.num_vertices);
-    for (std::uint32_t v = 0; v < L.num_vertices; ++v) out[L.local_to_user[v]] = states_host_[v];
-    return out;
+    download(current().template array<0>(), states_host_.data(), layout_->num_vertices);
+    return to_user_states(*layout_, states_host_.data());
   }
 
   void set_states(const std::vector<std::uint32_t>& user_order) override {
-    const Layout& L = *layout_;
-    if (user_order.size() != L.num_vertices)
-      throw Error("initial state has " + std::to_string(user_order.size()) + " values for " +
-                  std::to_string(L.num_vertices) + " vertices");
-    for (std::uint32_t v = 0; v < L.num_vertices; ++v) {
-      const std::uint32_t value = user_order[L.local_to_user[v]];
-      if (model_.num_states() && value >= model_.num_states())
-        throw Error("initial state " + std::to_string(value) + " of vertex " + std::to_string(L.local_to_user[v]) +
-                    " is not a state of this model");
-      states_host_[v] = Primary(value);
-    }
-    CG_CUDA(cudaMemcpyAsync(current().template array<0>().data(), states_host_.data(), L.num_vertices * sizeof(Primary),
-                            cudaMemcpyHostToDevice, stream_));
+    from_user_states(*layout_, user_order, model_.num_states(), states_host_.data());
+    upload(states_host_.data(), current().template array<0>(), layout_->num_vertices);
+  }
+
+  std::vector<std::vector<std::uint8_t>> export_state() const override {
+    std::vector<std::vector<std::uint8_t>> variables;
+    for_each_variable<Vars>([&](auto i) {
+      using T = typename Vars::template type<decltype(i)::value>;
+      std::vector<T> local(layout_->num_vertices);
+      download(current().template array<decltype(i)::value>(), local.data(), layout_->num_vertices);
+      variables.push_back(to_user_bytes(*layout_, local.data()));
+    });
+    return variables;
+  }
+
+  void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override {
+    if (variables.size() != std::size_t(Vars::count))
+      throw Error("state has " + std::to_string(variables.size()) + " variables; the model has " +
+                  std::to_string(Vars::count));
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      std::vector<typename Vars::template type<I>> local(layout_->num_vertices);
+      from_user_bytes(*layout_, variables[I], local.data());
+      upload(local.data(), current().template array<I>(), layout_->num_vertices);
+    });
+    step_ = step;
+    const std::uint32_t counter = std::uint32_t(step);  // the kernels' step numbers continue from here
+    CG_CUDA(cudaMemcpyAsync(step_counter_.data(), &counter, sizeof counter, cudaMemcpyHostToDevice, stream_));
     CG_CUDA(cudaStreamSynchronize(stream_));
   }
 
  private:
   DeviceState<Vars>& current() const { return buffer_[parity_]; }
+
+  // Copies on stream_, finished on return (host memory may be pageable or pinned).
+  template <class T>
+  void download(const DeviceArray<T>& from, T* to, std::size_t n) const {
+    CG_CUDA(cudaMemcpyAsync(to, from.data(), n * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    CG_CUDA(cudaStreamSynchronize(stream_));
+  }
+  template <class T>
+  void upload(const T* from, DeviceArray<T>& to, std::size_t n) const {
+    CG_CUDA(cudaMemcpyAsync(to.data(), from, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
+    CG_CUDA(cudaStreamSynchronize(stream_));
+  }
 
   static constexpr std::uint64_t kCensusChunk = std::uint64_t(1) << 30;
   int census_chunk(std::uint64_t first) const {

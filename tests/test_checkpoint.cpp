@@ -1,0 +1,112 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/checkpoint.hpp"
+#include "cellgraph/source/generators.hpp"
+#include "cellgraph/source/source.hpp"
+#include "models/registry.hpp"
+
+namespace fs = std::filesystem;
+using namespace cellgraph;
+
+namespace {
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("cellgraph-ckpt-" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int cli(const std::string& args) { return std::system((std::string(CELLGRAPH_CLI) + " " + args + " >/dev/null 2>&1").c_str()); }
+
+}  // namespace
+
+TEST_CASE("checkpoint: round trip, and damaged files refused") {
+  Scratch s;
+  Checkpoint c{123, 7, "lifelike", "rule=B3/S23", "grid 4x4", 3, {{1, 0, 2}, {1, 2, 3, 4, 5, 6}}};
+  write_checkpoint(s / "a.ckpt", c);
+  const Checkpoint back = read_checkpoint(s / "a.ckpt");
+  CHECK(back.step == 123);
+  CHECK(back.seed == 7);
+  CHECK(back.parameters == "rule=B3/S23");
+  CHECK(back.variables == c.variables);
+
+  const std::string good = slurp(s / "a.ckpt");
+  auto damaged = [&](std::string bytes) {
+    std::ofstream(s / "d.ckpt", std::ios::binary) << bytes;
+    return s / "d.ckpt";
+  };
+  CHECK_THROWS_WITH_AS(read_checkpoint(damaged(good.substr(0, good.size() - 9))),
+                       doctest::Contains("is corrupt (checksum mismatch) or truncated"), Error);
+  for (std::size_t at : {std::size_t(12), std::size_t(40), good.size() - 6}) {
+    std::string flipped = good;
+    flipped[at] ^= 0x10;
+    CHECK_THROWS_WITH_AS(read_checkpoint(damaged(flipped)), doctest::Contains("checkpoint"), Error);
+  }
+  CHECK_THROWS_WITH_AS(read_checkpoint(damaged("hello world, not a checkpoint")),
+                       doctest::Contains("is not a cellgraph checkpoint"), Error);
+  std::string other_version = good;
+  other_version[8] = 9;
+  CHECK_THROWS_WITH_AS(read_checkpoint(damaged(other_version)), doctest::Contains("has version 9"), Error);
+  CHECK_THROWS_AS(read_checkpoint(s / "missing.ckpt"), Error);
+  Checkpoint ragged = c;
+  ragged.variables[1].pop_back();
+  CHECK_THROWS_AS(write_checkpoint(s / "r.ckpt", ragged), Error);
+}
+
+TEST_CASE("checkpoint: export and import continue a run bit-identically") {
+  Graph g = rmat_graph(12, 8, 4);
+  CompileOptions hubs;
+  hubs.hub_degree = 40;
+  hubs.giant_degree = 100;
+  auto layout = std::make_shared<const Layout>(compile(g, hubs));
+  const auto& life = models::find_model("lifelike");
+  auto straight = life.make({{"rule", "B2/S23"}}, layout, {});
+  auto first = life.make({{"rule", "B2/S23"}}, layout, {});
+  auto second = life.make({{"rule", "B2/S23"}}, layout, {});
+  const auto start = random_fill(g.num_vertices(), 0.4, 5);
+  straight->set_states(start);
+  first->set_states(start);
+  straight->advance(20);
+  first->advance(9);
+  second->import_state(first->export_state(), first->step());
+  second->advance(11);
+  CHECK(second->step() == 20);
+  CHECK(second->states() == straight->states());
+  CHECK_THROWS_AS(second->import_state({}, 0), Error);
+}
+
+TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different run") {
+  Scratch s;
+  const std::string common = "run --backend cpu --grid 64x48 --rule B36/S23 ";
+  REQUIRE(cli(common + "--fill 0.5 --seed 3 --steps 60 --stats " + s / "a.csv" + " --stats-every 10 --states-out " +
+              s / "a.txt") == 0);
+  REQUIRE(cli(common + "--fill 0.5 --seed 3 --steps 30 --checkpoint " + s / "c.ckpt" + " --checkpoint-every 10") == 0);
+  REQUIRE(cli(common + "--restart " + s / "c.ckpt" + " --steps 60 --stats " + s / "b.csv" + " --stats-every 10 --states-out " +
+              s / "b.txt") == 0);
+  CHECK(slurp(s / "a.txt") == slurp(s / "b.txt"));
+  const std::string a = slurp(s / "a.csv"), b = slurp(s / "b.csv");
+  CHECK(b.substr(b.find('\n') + 1) == a.substr(a.find("\n30,") + 1));  // rows 30..60 equal
+  // A different rule, grid or seed is refused, and so is an initial state.
+  CHECK(cli("run --backend cpu --grid 64x48 --rule B3/S23 --restart " + s / "c.ckpt") != 0);
+  CHECK(cli("run --backend cpu --grid 64x40 --rule B36/S23 --restart " + s / "c.ckpt") != 0);
+  CHECK(cli(common + "--seed 4 --restart " + s / "c.ckpt") != 0);
+  CHECK(cli(common + "--fill 0.5 --restart " + s / "c.ckpt") != 0);
+  CHECK(cli(common + "--checkpoint-every 5") != 0);  // no --checkpoint FILE
+  CHECK(fs::exists(s / "c.ckpt"));
+  CHECK(std::distance(fs::directory_iterator(s.dir), fs::directory_iterator{}) == 5);  // no temporaries left
+}
