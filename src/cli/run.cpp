@@ -167,6 +167,7 @@ int run_command(const Args& args) {
     stats->row(sim->step(), as_values(sim->census()));
   }
   Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
+  const std::uint64_t first_step = sim->step();  // after a restart, the checkpoint's step
   const auto start = std::chrono::steady_clock::now();
   // Stop at every statistics row and checkpoint; otherwise run long chunks (the GPU backend
   // replays captured graphs of many steps).
@@ -199,11 +200,13 @@ int run_command(const Args& args) {
   }
 
   const auto census = sim->census();
-  std::cout << "ran " << steps << " steps of " << model.name
+  const std::uint64_t ran = sim->step() - first_step;
+  std::cout << "ran " << ran << " steps" << (first_step ? " (from step " + std::to_string(first_step) + ")" : "")
+            << " of " << model.name
             << (model.rule_text ? " " + model.rule_text(params) : std::string()) << " on "
             << source.description << " (" << layout->num_vertices << " cells) on "
             << sim->backend_name() << " in " << seconds << " s";
-  if (seconds > 0) std::cout << ": " << double(steps) * layout->num_vertices / seconds << " cell updates/s";
+  if (seconds > 0) std::cout << ": " << double(ran) * layout->num_vertices / seconds << " cell updates/s";
   std::cout << "; population";
   for (std::size_t s = 1; s < census.size(); ++s) std::cout << (s > 1 ? "," : " ") << census[s];
   std::cout << "\n";
