@@ -144,3 +144,29 @@ TEST_CASE("cli: compile report, models list") {
   CHECK(r.status == 0);
   CHECK(r.out.find("lifelike") == 0);
 }
+
+TEST_CASE("cli: a mesh run writes a ParaView series") {
+  TempDir dir;
+  Result r = run_cli("run --backend cpu --mesh " + data_path("meshes/t1_2d_tri_v41.msh") +
+                     " --rule B2/S23 --fill 0.3 --steps 10 --vtk " + dir / "tri --vtk-every 5");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("on dual graph of mesh t1_2d_tri_v41.msh (11226 cells)") != std::string::npos);
+  for (const char* name : {"tri_000000.vtu", "tri_000005.vtu", "tri_000010.vtu", "tri.pvd"})
+    CHECK_MESSAGE(fs::exists(dir / name), name);
+  const std::string pvd = read_text(dir / "tri.pvd");
+  CHECK(pvd.find("timestep=\"10\"") != std::string::npos);
+  r = run_cli("run --backend cpu --mesh " + data_path("meshes/t5_3d_tet_v41.msh") +
+              " --mesh-graph nodal --fill 0.3 --steps 2 --vtk " + dir / "nodes");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("(2857 cells)") != std::string::npos);
+  CHECK(fs::exists(dir / "nodes_000002.vtu"));
+  r = run_cli("run --grid 16x8x4 --fill 0.2 --rule B4/S5 --neighborhood vonneumann --steps 3 --vtk " + dir / "g");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(fs::exists(dir / "g_000003.vti"));
+  r = run_cli("run --mesh " + data_path("meshes/metis.mesh") + " --steps 1 --vtk " + dir / "none");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("--vtk needs") != std::string::npos);
+  r = run_cli("compile --mesh " + data_path("meshes/metis.mesh") + " --ncommon 1");
+  CHECK(r.out.find("vertices          7434") != std::string::npos);
+  CHECK(r.out.find("list entries      86062") != std::string::npos);
+}

@@ -71,7 +71,7 @@ bool parse_options(const Args& args, const po::options_description& desc, const 
 }
 
 po::options_description source_options() {
-  po::options_description d("Source (one of --grid/--pattern or --graph)");
+  po::options_description d("Source (one of --grid/--pattern, --graph, --mesh, --generate)");
   d.add_options()
       ("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")
       ("neighborhood", po::value<std::string>()->default_value("moore"),
@@ -84,6 +84,14 @@ po::options_description source_options() {
        "on a bounded grid; its rule is used unless --rule is given")
       ("graph", po::value<std::string>(),
        "graph file: METIS .graph, Matrix Market .mtx, or an edge list")
+      ("mesh", po::value<std::string>(),
+       "mesh file: Gmsh .msh (2.2, 4.1; ASCII, binary), METIS .mesh, VTK .vtk/.vtu")
+      ("mesh-graph", po::value<std::string>()->default_value("dual"),
+       "cells of a mesh run: dual (elements; neighbors share a face) or nodal (nodes; neighbors share an element)")
+      ("element-dim", po::value<int>()->default_value(-1),
+       "mesh elements of this dimension (1 lines, 2 surfaces, 3 volumes); -1: the highest in the file")
+      ("ncommon", po::value<int>()->default_value(0),
+       "dual graph: elements sharing at least this many nodes are neighbors; 0: a whole face")
       ("generate", po::value<std::string>(),
        "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like) or "
        "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs); seeded by --graph-seed")
@@ -103,6 +111,16 @@ SourceSpec source_spec(const po::variables_map& vm) {
   if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
   if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
   if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
+  if (vm.count("mesh")) s.mesh_file = vm["mesh"].as<std::string>();
+  const std::string mesh_graph = vm["mesh-graph"].as<std::string>();
+  if (mesh_graph == "dual") s.mesh_options.kind = MeshGraphKind::dual;
+  else if (mesh_graph == "nodal") s.mesh_options.kind = MeshGraphKind::nodal;
+  else throw Error("--mesh-graph must be dual or nodal, not '" + mesh_graph + "'");
+  s.mesh_options.element_dim = vm["element-dim"].as<int>();
+  s.mesh_options.ncommon = vm["ncommon"].as<int>();
+  if (s.mesh_options.element_dim < -1 || s.mesh_options.element_dim > 3)
+    throw Error("--element-dim must be -1, 0, 1, 2 or 3");
+  if (s.mesh_options.ncommon < 0 || s.mesh_options.ncommon > 64) throw Error("--ncommon must be from 0 to 64");
   s.generator_seed = get_unsigned<std::uint64_t>(vm, "graph-seed");
   const std::string format = vm["format"].as<std::string>();
   if (format == "auto") s.graph_options.format = GraphFormat::automatic;

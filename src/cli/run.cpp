@@ -12,6 +12,7 @@
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/output/state_file.hpp"
 #include "cellgraph/output/stats_csv.hpp"
+#include "cellgraph/output/vtk.hpp"
 #include "src/cli/cli.hpp"
 
 namespace cellgraph::cli {
@@ -35,6 +36,10 @@ po::options_description run_options() {
       ("png-scale", po::value<int>()->default_value(1), "pixels per cell in the PNG")
       ("rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")
       ("states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")
+      ("vtk", po::value<std::string>(),
+       "ParaView time series BASE: BASE_<step>.vti (grids) or .vtu (meshes, graphs with coordinates) "
+       "and the index BASE.pvd")
+      ("vtk-every", unsigned_value<std::uint64_t>(0), "VTK snapshot every K steps (0: first and last only)")
       ("progress", po::bool_switch(), "show a progress line even when stderr is not a terminal")
       ("checkpoint", po::value<std::string>(), "checkpoint file, rewritten (atomically) every --checkpoint-every steps and at the end")
       ("checkpoint-every", unsigned_value<std::uint64_t>(0), "steps between checkpoints (0: only at the end)")
@@ -46,7 +51,7 @@ po::options_description run_options() {
 }
 
 struct Outputs {
-  std::string stats, png, rle, states;
+  std::string stats, png, rle, states, vtk;
   int png_scale = 1;
 };
 
@@ -104,6 +109,16 @@ void check_restart(const Checkpoint& c, const std::string& path, const std::stri
   else if (c.seed != options.seed) refuse("seed", std::to_string(c.seed), std::to_string(options.seed));
 }
 
+// The VTK geometry that fits the source: image data for grids, the elements for a mesh's dual
+// graph, points (and edges) for anything else with coordinates.
+VtkSeries vtk_series(const std::string& base, const Source& source) {
+  if (source.grid) return VtkSeries::for_grid(base, *source.grid);
+  if (source.mesh && !source.mesh_elements.empty() && source.mesh->has_coordinates)
+    return VtkSeries::for_mesh_elements(base, *source.mesh, source.mesh_elements);
+  if (source.graph.coord_dim) return VtkSeries::for_graph(base, source.graph);
+  throw Error("--vtk needs a grid, a mesh with coordinates, or a graph with coordinates");
+}
+
 std::vector<StatsWriter::Value> as_values(const std::vector<std::uint64_t>& counts) {
   return {counts.begin(), counts.end()};
 }
@@ -125,6 +140,8 @@ int run_command(const Args& args) {
   if (vm.count("png")) outputs.png = vm["png"].as<std::string>();
   if (vm.count("rle")) outputs.rle = vm["rle"].as<std::string>();
   if (vm.count("states-out")) outputs.states = vm["states-out"].as<std::string>();
+  if (vm.count("vtk")) outputs.vtk = vm["vtk"].as<std::string>();
+  const std::uint64_t vtk_every = get_unsigned<std::uint64_t>(vm, "vtk-every");
   outputs.png_scale = vm["png-scale"].as<int>();
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
@@ -166,6 +183,11 @@ int run_command(const Args& args) {
     stats = std::make_unique<StatsWriter>(outputs.stats, state_columns(sim->num_states()));
     stats->row(sim->step(), as_values(sim->census()));
   }
+  std::optional<VtkSeries> vtk;
+  if (!outputs.vtk.empty()) {
+    vtk = vtk_series(outputs.vtk, source);
+    vtk->write(sim->step(), sim->states());
+  }
   Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
   const std::uint64_t first_step = sim->step();  // after a restart, the checkpoint's step
   const auto start = std::chrono::steady_clock::now();
@@ -175,9 +197,11 @@ int run_command(const Args& args) {
   while (sim->step() < steps) {
     std::uint64_t stop = std::min(steps, next_multiple(stats ? every : 256));
     if (checkpoint_every) stop = std::min(stop, next_multiple(checkpoint_every));
+    if (vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
     sim->advance(stop - sim->step());
     if (stats && (sim->step() % every == 0 || sim->step() == steps)) stats->row(sim->step(), as_values(sim->census()));
     if (checkpoint_every && sim->step() % checkpoint_every == 0 && sim->step() < steps) save_checkpoint();
+    if (vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) vtk->write(sim->step(), sim->states());
     progress.update(sim->step());
   }
   if (!checkpoint_path.empty()) save_checkpoint();
@@ -185,6 +209,7 @@ int run_command(const Args& args) {
   progress.finish();
 
   if (stats) stats->finish();
+  if (vtk) vtk->finish();
   if (!outputs.png.empty() || !outputs.rle.empty() || !outputs.states.empty()) {
     const std::vector<std::uint32_t> final_states = sim->states();
     if (!outputs.png.empty())

@@ -1,5 +1,6 @@
-// Line-oriented reading shared by the graph-file readers: line numbers, comment and blank
-// lines, whitespace tokens, and number parsing whose failures read "file:line: what is wrong".
+// Line-oriented reading shared by the graph-file and mesh readers: line numbers, comment and
+// blank lines, whitespace tokens, and number parsing whose failures read "file:line: what is
+// wrong". Binary blocks between lines (Gmsh) and values that wrap across lines (VTK) too.
 #pragma once
 #include <algorithm>
 #include <charconv>
@@ -32,7 +33,9 @@ enum class BlankLines { skip, keep };
 
 class LineReader {
  public:
-  LineReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+  // `lines_before`: how many lines of the file precede `in` (a part of a file read apart).
+  LineReader(std::istream& in, std::string name, std::size_t lines_before = 0)
+      : in_(in), name_(std::move(name)), line_number_(lines_before) {}
 
   // Moves to the next line that is not a comment (its first non-blank character is one of
   // `comment_marks`) and, unless kept, not blank. False at the end of the input.
@@ -47,6 +50,15 @@ class LineReader {
     }
     if (in_.bad()) fail_at(line_number_ + 1, "read error");
     return false;
+  }
+
+  // Reads `size` raw bytes that follow the current line, counting the line breaks among them
+  // so that later line numbers stay right. False when the input ends first.
+  bool read_bytes(char* out, std::size_t size) {
+    in_.read(out, static_cast<std::streamsize>(size));
+    const auto got = static_cast<std::size_t>(in_.gcount());
+    line_number_ += static_cast<std::size_t>(std::count(out, out + got, '\n'));
+    return got == size;
   }
 
   std::size_t line_number() const { return line_number_; }
@@ -136,6 +148,30 @@ class LineReader {
   std::string line_;
   std::size_t line_number_ = 0;
   std::vector<std::string_view> tokens_;  // views into line_
+};
+
+// Whitespace tokens across line breaks, for formats whose values wrap freely (legacy VTK).
+// Starts after the reader's current line; the reader stays usable for keyword lines once
+// the values are read.
+class TokenStream {
+ public:
+  TokenStream(LineReader& reader, std::string_view comment_marks)
+      : reader_(reader), comment_marks_(comment_marks), index_(reader.size()) {}
+
+  // The next token; `what` names it in the message when the input ends first.
+  std::string_view next(std::string_view what) {
+    while (index_ == reader_.size()) {
+      if (!reader_.next(comment_marks_))
+        reader_.fail_at(reader_.line_number(), "the file ends before " + std::string(what));
+      index_ = 0;
+    }
+    return reader_[index_++];
+  }
+
+ private:
+  LineReader& reader_;
+  std::string_view comment_marks_;
+  std::size_t index_;
 };
 
 }  // namespace cellgraph::detail

@@ -43,13 +43,23 @@ GridSpec grid_from(const SourceSpec& spec, const std::optional<Pattern>& pattern
 
 Source load_source(const SourceSpec& spec) {
   const bool has_grid = !spec.grid.empty(), has_graph = !spec.graph_file.empty(),
-             has_pattern = !spec.pattern_file.empty(), has_generator = !spec.generator.empty();
-  if (int(has_graph) + int(has_generator) + int(has_grid || has_pattern) > 1)
-    throw Error("choose one source: --graph, --generate, or --grid (with an optional --pattern)");
-  if (!has_graph && !has_grid && !has_pattern && !has_generator)
-    throw Error("no source: give --grid WxH, --pattern FILE, --graph FILE or --generate SPEC");
+             has_pattern = !spec.pattern_file.empty(), has_generator = !spec.generator.empty(),
+             has_mesh = !spec.mesh_file.empty();
+  if (int(has_graph) + int(has_generator) + int(has_mesh) + int(has_grid || has_pattern) > 1)
+    throw Error("choose one source: --graph, --mesh, --generate, or --grid (with an optional --pattern)");
+  if (!has_graph && !has_grid && !has_pattern && !has_generator && !has_mesh)
+    throw Error("no source: give --grid WxH, --pattern FILE, --graph FILE, --mesh FILE or --generate SPEC");
 
   Source source;
+  if (has_mesh) {
+    source.mesh = read_mesh_file(spec.mesh_file);
+    MeshGraph mg = mesh_to_graph(*source.mesh, spec.mesh_options);
+    source.graph = std::move(mg.graph);
+    source.mesh_elements = std::move(mg.elements);
+    const bool dual = spec.mesh_options.kind == MeshGraphKind::dual;
+    source.description = std::string(dual ? "dual" : "nodal") + " graph of mesh " + base_name(spec.mesh_file);
+    return source;
+  }
   if (has_generator) {
     source.graph = generate_graph(spec.generator, spec.generator_seed);
     source.description = "generated " + spec.generator;

@@ -9,6 +9,7 @@
 #include "cellgraph/graph.hpp"
 #include "cellgraph/source/graph_file.hpp"
 #include "cellgraph/source/grid.hpp"
+#include "cellgraph/source/mesh.hpp"
 #include "cellgraph/source/pattern.hpp"
 
 namespace cellgraph {
@@ -21,6 +22,8 @@ struct SourceSpec {
   GraphReadOptions graph_options;
   std::string pattern_file;             // 2D grids only
   std::string generator;                // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]"
+  std::string mesh_file;                // Gmsh, METIS .mesh, VTK
+  MeshGraphOptions mesh_options;
   std::uint64_t generator_seed = 1;
 };
 
@@ -28,6 +31,8 @@ struct Source {
   Graph graph;
   std::optional<GridSpec> grid;
   std::optional<Pattern> pattern;
+  std::optional<Mesh> mesh;                 // mesh sources, for VTK outputs
+  std::vector<std::uint32_t> mesh_elements; // dual graphs: graph vertex -> element
   std::string description;  // "grid 512x512 moore periodic", "graph 4elt.graph"
 };
 

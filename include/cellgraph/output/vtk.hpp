@@ -1,0 +1,89 @@
+// ParaView outputs: one VTK XML file per written step, tied together by a ParaView collection
+// (.pvd) that gives each file its step as time. Every file is written atomically.
+//
+// Geometry never changes within a series, so it is encoded once, when the series is made;
+// each snapshot then only encodes its states. Files use VTK XML version 1.0 with inline,
+// uncompressed DataArrays: Float64 points, Int64 connectivity and offsets, UInt8 cell types,
+// UInt32 states named "state".
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cellgraph/graph.hpp"
+#include "cellgraph/source/grid.hpp"
+#include "cellgraph/source/mesh.hpp"
+
+namespace cellgraph {
+
+// binary: base64 of a UInt32 byte count followed by the little-endian values (ParaView's own
+// inline format, a third larger than raw). ascii: decimal text, for tests and diffs.
+enum class VtkEncoding { binary, ascii };
+
+// Whether a graph's snapshots draw its edges as lines. automatic: only up to
+// kVtkAutomaticEdgeLimit edges, since lines can dwarf the states in every file.
+enum class VtkEdges { automatic, lines, none };
+inline constexpr std::uint64_t kVtkAutomaticEdgeLimit = 1'000'000;
+
+class VtkSeries {
+ public:
+  // A regular 1-3D grid as ImageData (.vti): the state is CellData, one pixel or voxel per
+  // cell, in the grid's cell_id order (x fastest). Cell (x, y, z) spans [x, x+1] x [y, y+1] x
+  // [z, z+1]; ParaView's y points up, so 2D grids show upside down relative to the PNG
+  // output. Throws Error for a grid with no cells.
+  static VtkSeries for_grid(std::string base, const GridSpec& grid,
+                            VtkEncoding encoding = VtkEncoding::binary);
+
+  // A graph with coordinates as an UnstructuredGrid (.vtu): one VTK_VERTEX cell per vertex
+  // so ParaView shows points, then one VTK_LINE per undirected edge (u < v) unless `edges`
+  // says otherwise; the state is PointData. Throws Error "... needs coordinates" for a graph
+  // without them.
+  static VtkSeries for_graph(std::string base, const Graph& graph,
+                             VtkEdges edges = VtkEdges::automatic,
+                             VtkEncoding encoding = VtkEncoding::binary);
+
+  // Mesh elements as cells of an UnstructuredGrid (.vtu) over all the mesh's nodes, for runs
+  // on a mesh's dual graph: states[i] belongs to element elements[i] (MeshGraph::elements).
+  // The state is CellData. Throws Error for an element or node index out of range and for
+  // polyhedra (which need face lists this writer does not produce).
+  static VtkSeries for_mesh_elements(std::string base, const Mesh& mesh,
+                                     const std::vector<std::uint32_t>& elements,
+                                     VtkEncoding encoding = VtkEncoding::binary);
+
+  // Writes snapshot_path(step). Throws Error if `states` does not hold one value per vertex,
+  // cell or element, if steps do not increase, or if the file cannot be written (then
+  // nothing is left behind and the step is not listed).
+  void write(std::uint64_t step, const std::vector<std::uint32_t>& states);
+
+  // Writes collection_path(), listing every snapshot written so far in step order, with
+  // file names relative to its folder. May be called again after more writes. Throws Error
+  // if the file cannot be written.
+  void finish();
+
+  // "<base>_<step, zero-padded to at least 6 digits>.vtu" (or .vti).
+  std::string snapshot_path(std::uint64_t step) const;
+  // "<base>.pvd".
+  std::string collection_path() const { return base_ + ".pvd"; }
+
+ private:
+  // A snapshot's XML with a hole where the state array goes.
+  struct SnapshotTemplate {
+    std::string extension;        // "vtu" or "vti"
+    std::string before_states;    // up to and including the opening of Point/CellData
+    std::string after_states;     // from its closing to the end of the file
+    int states_depth = 0;         // nesting depth of the state DataArray (indentation)
+    std::uint64_t state_count = 0;
+    const char* counted = "";      // what the states belong to, for messages
+    std::size_t states_per_line = 16;  // ascii layout; grids: one row per line
+  };
+
+  VtkSeries(std::string base, VtkEncoding encoding, SnapshotTemplate snapshot);
+
+  std::string base_;
+  VtkEncoding encoding_;
+  SnapshotTemplate template_;
+  std::vector<std::uint64_t> steps_;  // written, increasing
+};
+
+}  // namespace cellgraph

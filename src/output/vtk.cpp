@@ -1,0 +1,422 @@
+#include "cellgraph/output/vtk.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <charconv>
+#include <concepts>
+#include <cstddef>
+#include <filesystem>
+#include <limits>
+#include <ostream>
+#include <span>
+#include <sstream>
+#include <string_view>
+#include <utility>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/atomic_file.hpp"
+
+namespace cellgraph {
+namespace {
+
+// Binary arrays are memory copied into files that declare byte_order="LittleEndian".
+static_assert(std::endian::native == std::endian::little,
+              "VTK binary output assumes a little-endian machine");
+
+constexpr std::uint8_t kVtkVertex = 1;
+constexpr std::uint8_t kVtkLine = 3;
+constexpr std::uint8_t kVtkPolyhedron = 42;
+
+template <class T> constexpr std::string_view kVtkTypeName = "";
+template <> constexpr std::string_view kVtkTypeName<double> = "Float64";
+template <> constexpr std::string_view kVtkTypeName<std::int64_t> = "Int64";
+template <> constexpr std::string_view kVtkTypeName<std::uint32_t> = "UInt32";
+template <> constexpr std::string_view kVtkTypeName<std::uint8_t> = "UInt8";
+
+std::string error_prefix(const std::string& base) { return "VTK output " + base + ": "; }
+
+// Base64 of bytes fed in pieces, encoded as one stream: VTK's uncompressed binary arrays
+// encode the byte-count header and the values together, padded only at the very end.
+class Base64Writer {
+ public:
+  explicit Base64Writer(std::ostream& out) : out_(out) {}
+
+  void write(std::span<const std::byte> bytes) {
+    for (std::byte b : bytes) {
+      group_[filled_++] = std::to_integer<std::uint8_t>(b);
+      if (filled_ == 3) emit_group();
+    }
+  }
+
+  void finish() {
+    if (filled_ > 0) emit_group();
+    out_.write(buffer_.data(), std::streamsize(used_));
+    used_ = 0;
+  }
+
+ private:
+  void emit_group() {
+    static constexpr char kAlphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const std::uint32_t bits =
+        std::uint32_t(group_[0]) << 16 | std::uint32_t(group_[1]) << 8 | group_[2];
+    if (used_ + 4 > buffer_.size()) {
+      out_.write(buffer_.data(), std::streamsize(used_));
+      used_ = 0;
+    }
+    buffer_[used_++] = kAlphabet[bits >> 18 & 63];
+    buffer_[used_++] = kAlphabet[bits >> 12 & 63];
+    buffer_[used_++] = filled_ > 1 ? kAlphabet[bits >> 6 & 63] : '=';
+    buffer_[used_++] = filled_ > 2 ? kAlphabet[bits & 63] : '=';
+    group_ = {};
+    filled_ = 0;
+  }
+
+  std::ostream& out_;
+  std::array<std::uint8_t, 3> group_{};
+  int filled_ = 0;
+  std::array<char, 4096> buffer_;
+  std::size_t used_ = 0;
+};
+
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// ` name="value"`, ready to follow an element name.
+std::string attr(std::string_view name, std::string_view value) {
+  return " " + std::string(name) + "=\"" + escaped(value) + "\"";
+}
+std::string attr(std::string_view name, std::integral auto value) {
+  return attr(name, std::to_string(value));
+}
+
+struct ArrayLayout {
+  std::string_view name;
+  int components = 1;
+  std::size_t values_per_line = 16;  // ascii only
+};
+
+// Indented VTK XML, elements and DataArrays; nesting depth sets the indentation.
+class VtkXml {
+ public:
+  VtkXml(std::ostream& out, VtkEncoding encoding, int depth = 0)
+      : out_(out), encoding_(encoding), depth_(depth) {}
+
+  int depth() const { return depth_; }
+
+  void open(std::string_view element, const std::string& attributes = {}) {
+    line("<" + std::string(element) + attributes + ">");
+    ++depth_;
+  }
+  void close(std::string_view element) {
+    --depth_;
+    line("</" + std::string(element) + ">");
+  }
+  void empty(std::string_view element, const std::string& attributes) {
+    line("<" + std::string(element) + attributes + "/>");
+  }
+
+  template <class T>
+  void data_array(const ArrayLayout& layout, const std::vector<T>& values) {
+    std::string attributes = attr("type", kVtkTypeName<T>) + attr("Name", layout.name);
+    if (layout.components > 1) attributes += attr("NumberOfComponents", layout.components);
+    attributes += attr("format", encoding_ == VtkEncoding::ascii ? "ascii" : "binary");
+    open("DataArray", attributes);
+    if (encoding_ == VtkEncoding::ascii)
+      write_ascii(values, std::max<std::size_t>(layout.values_per_line, 1));
+    else
+      write_base64(layout.name, values);
+    close("DataArray");
+  }
+
+ private:
+  void indent() {
+    for (int level = 0; level < depth_; ++level) out_ << "  ";
+  }
+  void line(const std::string& text) {
+    indent();
+    out_ << text << '\n';
+  }
+
+  template <class T>
+  void write_ascii(const std::vector<T>& values, std::size_t values_per_line) {
+    char number[32];  // any int64 or shortest-form double
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i % values_per_line != 0) {
+        out_ << ' ';
+      } else {
+        if (i > 0) out_ << '\n';
+        indent();
+      }
+      out_.write(number, std::to_chars(number, number + sizeof number, values[i]).ptr - number);
+    }
+    if (!values.empty()) out_ << '\n';
+  }
+
+  template <class T>
+  void write_base64(std::string_view name, const std::vector<T>& values) {
+    const std::uint64_t bytes = std::uint64_t(values.size()) * sizeof(T);
+    if (bytes > std::numeric_limits<std::uint32_t>::max())
+      throw Error("VTK array \"" + std::string(name) + "\" has " + std::to_string(bytes) +
+                  " bytes, more than its UInt32 size header can count (4 GiB)");
+    const std::uint32_t header = static_cast<std::uint32_t>(bytes);
+    indent();
+    Base64Writer base64(out_);
+    base64.write(std::as_bytes(std::span(&header, 1)));
+    base64.write(std::as_bytes(std::span(values)));
+    base64.finish();
+    out_ << '\n';
+  }
+
+  std::ostream& out_;
+  VtkEncoding encoding_;
+  int depth_;
+};
+
+// A snapshot's XML split where its state array goes.
+struct Skeleton {
+  std::string before_states, after_states;
+  int states_depth = 0;
+};
+
+// The one Piece of a `dataset` (ImageData or UnstructuredGrid): the state array in
+// `state_data` (PointData or CellData) first, as VTK writes it, then the geometry.
+template <class WriteGeometry>
+Skeleton render_skeleton(VtkEncoding encoding, std::string_view dataset,
+                         const std::string& dataset_attributes, const std::string& piece_attributes,
+                         std::string_view state_data, WriteGeometry write_geometry) {
+  std::ostringstream text;
+  VtkXml xml(text, encoding);
+  text << "<?xml version=\"1.0\"?>\n";
+  xml.open("VTKFile", attr("type", dataset) + attr("version", "1.0") +
+                          attr("byte_order", "LittleEndian") + attr("header_type", "UInt32"));
+  xml.open(dataset, dataset_attributes);
+  xml.open("Piece", piece_attributes);
+  xml.open(state_data, attr("Scalars", "state"));
+  Skeleton skeleton;
+  skeleton.before_states = text.str();
+  skeleton.states_depth = xml.depth();
+  xml.close(state_data);
+  write_geometry(xml);
+  xml.close("Piece");
+  xml.close(dataset);
+  xml.close("VTKFile");
+  skeleton.after_states = text.str().substr(skeleton.before_states.size());
+  return skeleton;
+}
+
+// UnstructuredGrid cells as VTK stores them: offsets mark where each cell's nodes end.
+struct CellList {
+  std::vector<std::int64_t> connectivity, offsets;
+  std::vector<std::uint8_t> types;
+
+  void add(std::uint8_t type, std::span<const std::uint32_t> nodes) {
+    connectivity.insert(connectivity.end(), nodes.begin(), nodes.end());
+    offsets.push_back(std::int64_t(connectivity.size()));
+    types.push_back(type);
+  }
+};
+
+Skeleton render_unstructured(VtkEncoding encoding, const std::vector<double>& points_xyz,
+                             const CellList& cells, std::string_view state_data) {
+  const std::string piece = attr("NumberOfPoints", points_xyz.size() / 3) +
+                            attr("NumberOfCells", cells.types.size());
+  return render_skeleton(encoding, "UnstructuredGrid", {}, piece, state_data, [&](VtkXml& xml) {
+    xml.open("Points");
+    xml.data_array({"Points", 3, 3}, points_xyz);
+    xml.close("Points");
+    xml.open("Cells");
+    xml.data_array({"connectivity"}, cells.connectivity);
+    xml.data_array({"offsets"}, cells.offsets);
+    xml.data_array({"types"}, cells.types);
+    xml.close("Cells");
+  });
+}
+
+// Calls f(u, v) once per undirected edge, from the row of its smaller end.
+template <class F>
+void for_each_undirected_edge(const Graph& graph, F f) {
+  for (VertexId u = 0; u < graph.num_vertices(); ++u)
+    for (EdgeOffset e = graph.offsets[u]; e < graph.offsets[u + 1]; ++e)
+      if (const VertexId v = graph.neighbors[e]; v != kBoundaryVertex && u < v) f(u, v);
+}
+
+std::vector<double> points_xyz(const Graph& graph) {
+  if (graph.coord_dim == 3) return graph.coords;
+  std::vector<double> xyz(std::size_t(graph.num_vertices()) * 3, 0.0);  // z = 0
+  for (std::size_t v = 0; v < graph.num_vertices(); ++v) {
+    xyz[3 * v] = graph.coords[2 * v];
+    xyz[3 * v + 1] = graph.coords[2 * v + 1];
+  }
+  return xyz;
+}
+
+bool shows_edges(const Graph& graph, VtkEdges edges) {
+  if (edges != VtkEdges::automatic) return edges == VtkEdges::lines;
+  std::uint64_t count = 0;
+  for_each_undirected_edge(graph, [&](VertexId, VertexId) { ++count; });
+  return count <= kVtkAutomaticEdgeLimit;
+}
+
+void check_mesh_elements(const std::string& base, const Mesh& mesh,
+                         const std::vector<std::uint32_t>& elements) {
+  const std::string where = error_prefix(base);
+  if (mesh.nodes.size() % 3 != 0 || mesh.element_offsets.size() != mesh.num_elements() + 1 ||
+      mesh.element_offsets.back() != mesh.element_nodes.size())
+    throw Error(where + "the mesh's node or element arrays are inconsistent");
+  for (std::uint32_t element : elements) {
+    if (element >= mesh.num_elements())
+      throw Error(where + "element " + std::to_string(element) + " is not in the mesh (" +
+                  std::to_string(mesh.num_elements()) + " elements)");
+    if (mesh.element_type[element] == kVtkPolyhedron)
+      throw Error(where + "element " + std::to_string(element) +
+                  " is a polyhedron, which this writer does not support");
+    const std::uint64_t end = mesh.element_offsets[element + 1];
+    for (std::uint64_t k = mesh.element_offsets[element]; k < end; ++k)
+      if (mesh.element_nodes[k] >= mesh.num_nodes())
+        throw Error(where + "element " + std::to_string(element) + " uses node " +
+                    std::to_string(mesh.element_nodes[k]) + " of " +
+                    std::to_string(mesh.num_nodes()));
+  }
+}
+
+// "0 X 0 Y 0 Z" in points; axes the grid does not have stay flat (0 0).
+std::string grid_extent(const GridSpec& grid) {
+  std::string extent;
+  for (int axis = 0; axis < 3; ++axis)
+    extent += (axis ? " 0 " : "0 ") + std::to_string(axis < grid.dims ? grid.size[axis] : 0);
+  return extent;
+}
+
+void check_grid_shape(const std::string& base, const GridSpec& grid) {
+  bool ok = grid.dims >= 1 && grid.dims <= 3;
+  for (int axis = 0; axis < 3 && ok; ++axis)
+    ok = axis < grid.dims ? grid.size[axis] >= 1 : grid.size[axis] == 1;
+  if (!ok) throw Error(error_prefix(base) + "the grid has no cells or sizes beyond its dimensions");
+}
+
+}  // namespace
+
+VtkSeries::VtkSeries(std::string base, VtkEncoding encoding, SnapshotTemplate snapshot)
+    : base_(std::move(base)), encoding_(encoding), template_(std::move(snapshot)) {
+  // Snapshots sit beside the collection, which lists them by file name alone.
+  if (std::filesystem::path(base_).filename().empty())
+    throw Error(error_prefix(base_) + "the base path names a folder; give a name prefix (out/run)");
+}
+
+VtkSeries VtkSeries::for_grid(std::string base, const GridSpec& grid, VtkEncoding encoding) {
+  check_grid_shape(base, grid);
+  const std::string extent = grid_extent(grid);
+  const std::string image =
+      attr("WholeExtent", extent) + attr("Origin", "0 0 0") + attr("Spacing", "1 1 1");
+  Skeleton skeleton = render_skeleton(encoding, "ImageData", image, attr("Extent", extent),
+                                      "CellData", [](VtkXml&) {});
+  return VtkSeries(std::move(base), encoding,
+                   {.extension = "vti",
+                    .before_states = std::move(skeleton.before_states),
+                    .after_states = std::move(skeleton.after_states),
+                    .states_depth = skeleton.states_depth,
+                    .state_count = grid.cell_count(),
+                    .counted = "grid cells",
+                    .states_per_line = std::size_t(grid.size[0])});
+}
+
+VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges edges,
+                               VtkEncoding encoding) {
+  const VertexId n = graph.num_vertices();
+  const bool has_coords = (graph.coord_dim == 2 || graph.coord_dim == 3) &&
+                          graph.coords.size() == std::size_t(n) * graph.coord_dim;
+  if (!has_coords)
+    throw Error(error_prefix(base) + "the graph needs coordinates, 2 or 3 per vertex");
+  CellList cells;
+  for (VertexId v = 0; v < n; ++v) cells.add(kVtkVertex, std::span(&v, 1));
+  if (shows_edges(graph, edges))
+    for_each_undirected_edge(graph, [&](VertexId u, VertexId v) {
+      const std::array<std::uint32_t, 2> line{u, v};
+      cells.add(kVtkLine, line);
+    });
+  Skeleton skeleton = render_unstructured(encoding, points_xyz(graph), cells, "PointData");
+  return VtkSeries(std::move(base), encoding,
+                   {.extension = "vtu",
+                    .before_states = std::move(skeleton.before_states),
+                    .after_states = std::move(skeleton.after_states),
+                    .states_depth = skeleton.states_depth,
+                    .state_count = n,
+                    .counted = "vertices"});
+}
+
+VtkSeries VtkSeries::for_mesh_elements(std::string base, const Mesh& mesh,
+                                       const std::vector<std::uint32_t>& elements,
+                                       VtkEncoding encoding) {
+  check_mesh_elements(base, mesh, elements);
+  const std::span<const std::uint32_t> nodes(mesh.element_nodes);
+  CellList cells;
+  for (std::uint32_t element : elements) {
+    const std::uint64_t first = mesh.element_offsets[element];
+    cells.add(mesh.element_type[element],
+              nodes.subspan(first, mesh.element_offsets[element + 1] - first));
+  }
+  Skeleton skeleton = render_unstructured(encoding, mesh.nodes, cells, "CellData");
+  return VtkSeries(std::move(base), encoding,
+                   {.extension = "vtu",
+                    .before_states = std::move(skeleton.before_states),
+                    .after_states = std::move(skeleton.after_states),
+                    .states_depth = skeleton.states_depth,
+                    .state_count = elements.size(),
+                    .counted = "elements"});
+}
+
+std::string VtkSeries::snapshot_path(std::uint64_t step) const {
+  const std::string digits = std::to_string(step);
+  const std::string zeros(digits.size() < 6 ? 6 - digits.size() : 0, '0');
+  return base_ + "_" + zeros + digits + "." + template_.extension;
+}
+
+void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& states) {
+  if (states.size() != template_.state_count)
+    throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " +
+                std::to_string(states.size()) + " states for " +
+                std::to_string(template_.state_count) + " " + template_.counted);
+  if (!steps_.empty() && step <= steps_.back())
+    throw Error(error_prefix(base_) + "step " + std::to_string(step) + " written after step " +
+                std::to_string(steps_.back()) + "; steps must increase");
+  AtomicFile file(snapshot_path(step));
+  std::ostream& out = file.stream();
+  out << template_.before_states;
+  VtkXml(out, encoding_, template_.states_depth)
+      .data_array({"state", 1, template_.states_per_line}, states);
+  out << template_.after_states;
+  file.commit();
+  steps_.push_back(step);
+}
+
+void VtkSeries::finish() {
+  AtomicFile file(collection_path());
+  std::ostream& out = file.stream();
+  VtkXml xml(out, encoding_);
+  out << "<?xml version=\"1.0\"?>\n";
+  xml.open("VTKFile", attr("type", "Collection") + attr("version", "1.0") +
+                          attr("byte_order", "LittleEndian"));
+  xml.open("Collection");
+  for (std::uint64_t step : steps_) {
+    const std::string file_name = std::filesystem::path(snapshot_path(step)).filename().string();
+    xml.empty("DataSet", attr("timestep", step) + attr("part", 0) + attr("file", file_name));
+  }
+  xml.close("Collection");
+  xml.close("VTKFile");
+  file.commit();
+}
+
+}  // namespace cellgraph

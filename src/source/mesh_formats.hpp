@@ -1,0 +1,29 @@
+// Shared by the mesh readers and mesh_to_graph: the VTK cell types a Mesh may hold, and the
+// per-format readers that read_mesh_file dispatches to.
+#pragma once
+#include <cstdint>
+#include <istream>
+#include <string>
+
+#include "cellgraph/source/mesh.hpp"
+
+namespace cellgraph::detail {
+
+struct VtkCellType {
+  std::uint8_t type;        // VTK's number
+  std::uint8_t dim;         // 0 point, 1 line, 2 surface, 3 volume
+  std::uint8_t nodes;       // 0: any number (polygons, poly-lines, poly-vertices)
+  std::uint8_t face_nodes;  // the fewest nodes two conforming neighbors share
+  const char* name;
+};
+
+// The cell types a Mesh may hold; null for any other (polyhedra, Lagrange and Bezier cells).
+const VtkCellType* find_vtk_cell_type(int type);
+
+// `name` appears in error messages.
+Mesh read_gmsh_mesh(std::istream& in, const std::string& name);
+Mesh read_metis_mesh(std::istream& in, const std::string& name);
+Mesh read_legacy_vtk_mesh(std::istream& in, const std::string& name);
+Mesh read_vtu_mesh(std::istream& in, const std::string& name);
+
+}  // namespace cellgraph::detail

@@ -1,0 +1,339 @@
+// ParaView outputs: exact XML for tiny cases, base64 round trips, the collection, atomicity.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/vtk.hpp"
+
+namespace fs = std::filesystem;
+using namespace cellgraph;
+
+namespace {
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("cellgraph-vtk-" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+  std::set<std::string> files() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir))
+      names.insert(entry.path().filename().string());
+    return names;
+  }
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+GridSpec grid_of(int dims, std::int64_t x, std::int64_t y = 1, std::int64_t z = 1) {
+  GridSpec grid;
+  grid.dims = dims;
+  grid.size = {x, y, z};
+  return grid;
+}
+
+// The path 0 - 1 - 2 in the plane.
+Graph bent_path() {
+  Graph g;
+  g.offsets = {0, 1, 3, 4};
+  g.neighbors = {1, 0, 2, 1};
+  g.coord_dim = 2;
+  g.coords = {0, 0, 1, 0, 0.5, 1.5};
+  return g;
+}
+
+// A unit square cut into two triangles, plus one of its sides as a line element.
+Mesh two_triangles() {
+  Mesh mesh;
+  mesh.nodes = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  mesh.element_type = {5, 5, 3};
+  mesh.element_dim = {2, 2, 1};
+  mesh.element_offsets = {0, 3, 6, 8};
+  mesh.element_nodes = {0, 1, 2, 0, 2, 3, 0, 1};
+  return mesh;
+}
+
+// The text between the opening tag of DataArray `name` and its closing tag, trimmed.
+std::string array_text(const std::string& xml, const std::string& name) {
+  const std::size_t tag = xml.find("Name=\"" + name + "\"");
+  REQUIRE(tag != std::string::npos);
+  const std::size_t begin = xml.find('>', tag) + 1;
+  const std::size_t end = xml.find("</DataArray>", begin);
+  const std::size_t first = xml.find_first_not_of(" \n", begin);
+  const std::size_t last = xml.find_last_not_of(" \n", end - 1);
+  return first >= end ? "" : xml.substr(first, last + 1 - first);
+}
+
+std::vector<std::uint8_t> base64_decode(const std::string& text) {
+  static const std::string alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::vector<std::uint8_t> bytes;
+  std::uint32_t bits = 0;
+  int count = 0;
+  REQUIRE(text.find_first_not_of(alphabet + "=") == std::string::npos);
+  for (char c : text) {
+    if (c == '=') break;
+    const std::size_t value = alphabet.find(c);
+    bits = bits << 6 | std::uint32_t(value);
+    if ((count += 6) >= 8) {
+      count -= 8;
+      bytes.push_back(std::uint8_t(bits >> count));
+    }
+  }
+  return bytes;
+}
+
+// Decodes a binary DataArray: checks its UInt32 byte-count header and returns the values.
+template <class T>
+std::vector<T> binary_array(const std::string& xml, const std::string& name) {
+  const std::vector<std::uint8_t> bytes = base64_decode(array_text(xml, name));
+  REQUIRE(bytes.size() >= 4);
+  std::uint32_t header;
+  std::memcpy(&header, bytes.data(), 4);
+  REQUIRE(header == bytes.size() - 4);
+  std::vector<T> values(header / sizeof(T));
+  std::memcpy(values.data(), bytes.data() + 4, header);
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("vtk: a grid snapshot is ImageData with one grid row per ascii line") {
+  Scratch s;
+  VtkSeries series = VtkSeries::for_grid(s / "grid", grid_of(2, 3, 2), VtkEncoding::ascii);
+  series.write(7, {0, 1, 2, 3, 4, 5});
+  CHECK(series.snapshot_path(7) == s / "grid_000007.vti");
+  CHECK(slurp(s / "grid_000007.vti") ==
+        "<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
+        "  <ImageData WholeExtent=\"0 3 0 2 0 0\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n"
+        "    <Piece Extent=\"0 3 0 2 0 0\">\n"
+        "      <CellData Scalars=\"state\">\n"
+        "        <DataArray type=\"UInt32\" Name=\"state\" format=\"ascii\">\n"
+        "          0 1 2\n"
+        "          3 4 5\n"
+        "        </DataArray>\n"
+        "      </CellData>\n"
+        "    </Piece>\n"
+        "  </ImageData>\n"
+        "</VTKFile>\n");
+
+  VtkSeries line = VtkSeries::for_grid(s / "line", grid_of(1, 4), VtkEncoding::ascii);
+  line.write(0, {1, 0, 0, 1});
+  CHECK(slurp(s / "line_000000.vti").find("WholeExtent=\"0 4 0 0 0 0\"") != std::string::npos);
+  VtkSeries cube = VtkSeries::for_grid(s / "cube", grid_of(3, 2, 2, 2), VtkEncoding::ascii);
+  cube.write(0, {0, 1, 2, 3, 4, 5, 6, 7});
+  const std::string cube_xml = slurp(s / "cube_000000.vti");
+  CHECK(cube_xml.find("WholeExtent=\"0 2 0 2 0 2\"") != std::string::npos);
+  CHECK(array_text(cube_xml, "state") == "0 1\n          2 3\n          4 5\n          6 7");
+}
+
+TEST_CASE("vtk: a graph with coordinates shows vertices as points and edges as lines") {
+  Scratch s;
+  VtkSeries series = VtkSeries::for_graph(s / "g", bent_path(), VtkEdges::automatic, VtkEncoding::ascii);
+  series.write(1, {1, 0, 2});
+  CHECK(slurp(s / "g_000001.vtu") ==
+        "<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
+        "  <UnstructuredGrid>\n"
+        "    <Piece NumberOfPoints=\"3\" NumberOfCells=\"5\">\n"
+        "      <PointData Scalars=\"state\">\n"
+        "        <DataArray type=\"UInt32\" Name=\"state\" format=\"ascii\">\n"
+        "          1 0 2\n"
+        "        </DataArray>\n"
+        "      </PointData>\n"
+        "      <Points>\n"
+        "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+        "          0 0 0\n"
+        "          1 0 0\n"
+        "          0.5 1.5 0\n"
+        "        </DataArray>\n"
+        "      </Points>\n"
+        "      <Cells>\n"
+        "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n"
+        "          0 1 2 0 1 1 2\n"
+        "        </DataArray>\n"
+        "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n"
+        "          1 2 3 5 7\n"
+        "        </DataArray>\n"
+        "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n"
+        "          1 1 1 3 3\n"
+        "        </DataArray>\n"
+        "      </Cells>\n"
+        "    </Piece>\n"
+        "  </UnstructuredGrid>\n"
+        "</VTKFile>\n");
+
+  VtkSeries points_only = VtkSeries::for_graph(s / "p", bent_path(), VtkEdges::none, VtkEncoding::ascii);
+  points_only.write(0, {0, 0, 0});
+  const std::string xml = slurp(s / "p_000000.vtu");
+  CHECK(xml.find("NumberOfCells=\"3\"") != std::string::npos);
+  CHECK(array_text(xml, "types") == "1 1 1");
+}
+
+TEST_CASE("vtk: mesh elements become cells in graph-vertex order, carrying the state") {
+  Scratch s;
+  VtkSeries series = VtkSeries::for_mesh_elements(s / "m", two_triangles(), {1, 0}, VtkEncoding::ascii);
+  series.write(3, {7, 9});
+  CHECK(slurp(s / "m_000003.vtu") ==
+        "<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
+        "  <UnstructuredGrid>\n"
+        "    <Piece NumberOfPoints=\"4\" NumberOfCells=\"2\">\n"
+        "      <CellData Scalars=\"state\">\n"
+        "        <DataArray type=\"UInt32\" Name=\"state\" format=\"ascii\">\n"
+        "          7 9\n"
+        "        </DataArray>\n"
+        "      </CellData>\n"
+        "      <Points>\n"
+        "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+        "          0 0 0\n"
+        "          1 0 0\n"
+        "          1 1 0\n"
+        "          0 1 0\n"
+        "        </DataArray>\n"
+        "      </Points>\n"
+        "      <Cells>\n"
+        "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n"
+        "          0 2 3 0 1 2\n"
+        "        </DataArray>\n"
+        "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n"
+        "          3 6\n"
+        "        </DataArray>\n"
+        "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n"
+        "          5 5\n"
+        "        </DataArray>\n"
+        "      </Cells>\n"
+        "    </Piece>\n"
+        "  </UnstructuredGrid>\n"
+        "</VTKFile>\n");
+}
+
+TEST_CASE("vtk: binary arrays are base64 of a UInt32 byte count and the values, as one stream") {
+  Scratch s;
+  // Header 04 00 00 00 and value 01 00 00 00 together; padded once, at the end.
+  VtkSeries one = VtkSeries::for_grid(s / "one", grid_of(1, 1));
+  one.write(0, {1});
+  const std::string one_xml = slurp(s / "one_000000.vti");
+  CHECK(array_text(one_xml, "state") == "BAAAAAEAAAA=");
+  CHECK(one_xml.find("format=\"binary\"") != std::string::npos);
+
+  // A star in 3D: arrays of every type, with lengths hitting each base64 padding.
+  Graph star;
+  const std::uint32_t n = 11;
+  star.offsets = {0};
+  for (std::uint32_t v = 1; v < n; ++v) star.neighbors.push_back(v);
+  star.offsets.push_back(star.neighbors.size());
+  for (std::uint32_t v = 1; v < n; ++v) {
+    star.neighbors.push_back(0);
+    star.offsets.push_back(star.neighbors.size());
+  }
+  star.coord_dim = 3;
+  for (std::uint32_t v = 0; v < n; ++v)
+    star.coords.insert(star.coords.end(), {v * 0.25, -1.0 * v, 1e300 / (v + 1)});
+  std::vector<std::uint32_t> states;
+  for (std::uint32_t v = 0; v < n; ++v) states.push_back(v * 0x01010101u + 0xFFFF0000u);
+
+  VtkSeries series = VtkSeries::for_graph(s / "star", star);
+  series.write(0, states);
+  const std::string xml = slurp(s / "star_000000.vtu");
+  CHECK(binary_array<std::uint32_t>(xml, "state") == states);
+  CHECK(binary_array<double>(xml, "Points") == star.coords);
+  std::vector<std::int64_t> connectivity, offsets;
+  std::vector<std::uint8_t> types;
+  for (std::int64_t v = 0; v < n; ++v) {  // a vertex cell each
+    connectivity.push_back(v);
+    offsets.push_back(v + 1);
+    types.push_back(1);
+  }
+  for (std::int64_t v = 1; v < n; ++v) {  // then the edges 0 - v as lines
+    connectivity.insert(connectivity.end(), {0, v});
+    offsets.push_back(n + 2 * v);
+    types.push_back(3);
+  }
+  CHECK(binary_array<std::int64_t>(xml, "connectivity") == connectivity);
+  CHECK(binary_array<std::int64_t>(xml, "offsets") == offsets);
+  CHECK(binary_array<std::uint8_t>(xml, "types") == types);
+
+  VtkSeries empty = VtkSeries::for_mesh_elements(s / "empty", two_triangles(), {});
+  empty.write(0, {});
+  CHECK(array_text(slurp(s / "empty_000000.vtu"), "state") == "AAAAAA==");
+}
+
+TEST_CASE("vtk: the collection lists every snapshot in step order, by file name") {
+  Scratch s;
+  VtkSeries series = VtkSeries::for_grid(s / "run", grid_of(1, 4), VtkEncoding::ascii);
+  for (std::uint64_t step : {0, 5, 1234567}) series.write(step, {0, 1, 2, 3});
+  CHECK_THROWS_WITH_AS(series.write(5, {0, 1, 2, 3}), doctest::Contains("steps must increase"), Error);
+  series.finish();
+  CHECK(series.collection_path() == s / "run.pvd");
+  CHECK(slurp(s / "run.pvd") ==
+        "<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+        "  <Collection>\n"
+        "    <DataSet timestep=\"0\" part=\"0\" file=\"run_000000.vti\"/>\n"
+        "    <DataSet timestep=\"5\" part=\"0\" file=\"run_000005.vti\"/>\n"
+        "    <DataSet timestep=\"1234567\" part=\"0\" file=\"run_1234567.vti\"/>\n"
+        "  </Collection>\n"
+        "</VTKFile>\n");
+  // Nothing else, in particular no temporary files.
+  CHECK(s.files() == std::set<std::string>{"run.pvd", "run_000000.vti", "run_000005.vti", "run_1234567.vti"});
+
+  series.write(2000000, {3, 2, 1, 0});
+  series.finish();
+  CHECK(slurp(s / "run.pvd").find("file=\"run_2000000.vti\"/>\n  </Collection>") != std::string::npos);
+  CHECK(s.files().size() == 5);
+}
+
+TEST_CASE("vtk: an unwritable base path throws and writes nothing") {
+  Scratch s;
+  VtkSeries series = VtkSeries::for_grid(s / "missing/run", grid_of(2, 2, 2));
+  CHECK_THROWS_WITH_AS(series.write(0, {0, 1, 1, 0}), doctest::Contains("cannot write"), Error);
+  CHECK_THROWS_WITH_AS(series.finish(), doctest::Contains("cannot write"), Error);
+  CHECK(s.files().empty());
+  CHECK_THROWS_WITH_AS(VtkSeries::for_grid(s / "folder/", grid_of(1, 3)),
+                       doctest::Contains("names a folder"), Error);
+}
+
+TEST_CASE("vtk: inputs are checked") {
+  Scratch s;
+  VtkSeries grid = VtkSeries::for_grid(s / "g", grid_of(2, 2, 2));
+  CHECK_THROWS_WITH_AS(grid.write(0, {0, 1, 0}), doctest::Contains("has 3 states for 4"), Error);
+  CHECK_THROWS_AS(VtkSeries::for_grid(s / "g", grid_of(2, 0, 2)), Error);
+  CHECK_THROWS_AS(VtkSeries::for_grid(s / "g", grid_of(2, 2, 2, 2)), Error);
+
+  Graph no_coords = bent_path();
+  no_coords.coord_dim = 0;
+  no_coords.coords.clear();
+  CHECK_THROWS_WITH_AS(VtkSeries::for_graph(s / "g", no_coords), doctest::Contains("needs coordinates"), Error);
+  Graph short_coords = bent_path();
+  short_coords.coords.pop_back();
+  CHECK_THROWS_WITH_AS(VtkSeries::for_graph(s / "g", short_coords), doctest::Contains("needs coordinates"), Error);
+  VtkSeries graph = VtkSeries::for_graph(s / "g", bent_path());
+  CHECK_THROWS_AS(graph.write(0, {0, 1, 0, 1}), Error);
+
+  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", two_triangles(), {0, 3}),
+                       doctest::Contains("element 3 is not in the mesh (3 elements)"), Error);
+  Mesh bad_node = two_triangles();
+  bad_node.element_nodes[4] = 9;
+  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", bad_node, {1}),
+                       doctest::Contains("uses node 9 of 4"), Error);
+  CHECK_NOTHROW(VtkSeries::for_mesh_elements(s / "m", bad_node, {0}));  // only selected elements matter
+  Mesh polyhedron = two_triangles();
+  polyhedron.element_type[0] = 42;
+  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", polyhedron, {0}),
+                       doctest::Contains("polyhedron"), Error);
+  CHECK(s.files().empty());
+}
