@@ -52,6 +52,11 @@ void from_user_states(const Layout& L, const std::vector<std::uint32_t>& user_or
   }
 }
 
+inline void check_variable_count(std::size_t given, int model_has) {
+  if (given != std::size_t(model_has))
+    throw Error("state has " + std::to_string(given) + " variables; the model has " + std::to_string(model_has));
+}
+
 inline void check_boundary_state(std::uint32_t boundary_value, std::uint32_t num_states) {
   if (num_states && boundary_value >= num_states)
     throw Error("boundary state " + std::to_string(boundary_value) + " is not a state of this model (0.." +

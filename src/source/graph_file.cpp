@@ -13,16 +13,6 @@
 namespace cellgraph {
 namespace {
 
-std::ifstream open_input(const std::string& path) {
-  std::error_code ignored;
-  // An ifstream "opens" a directory and then reads nothing; say what is wrong instead.
-  if (std::filesystem::is_directory(path, ignored))
-    throw Error("cannot open " + path + ": " + std::strerror(EISDIR));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
-  return in;
-}
-
 // True when the first non-blank bytes are the Matrix Market banner; leaves `in` at the start.
 bool starts_with_matrix_market_banner(std::istream& in) {
   constexpr std::string_view kBanner = "%%MatrixMarket";
@@ -50,7 +40,7 @@ GraphFormat detect_format(std::istream& in, const std::string& path) {
 }  // namespace
 
 Graph read_graph_file(const std::string& path, const GraphReadOptions& options) {
-  std::ifstream in = open_input(path);
+  std::ifstream in = detail::open_input(path);
   const GraphFormat format =
       options.format == GraphFormat::automatic ? detect_format(in, path) : options.format;
   switch (format) {
@@ -66,7 +56,7 @@ Graph read_graph_file(const std::string& path, const GraphReadOptions& options) 
 }
 
 std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_t num_vertices) {
-  std::ifstream in = open_input(path);
+  std::ifstream in = detail::open_input(path);
   detail::LineReader reader(in, path);
   std::vector<std::uint32_t> states;
   states.reserve(num_vertices);

@@ -3,6 +3,10 @@
 // wrong". Binary blocks between lines (Gmsh) and values that wrap across lines (VTK) too.
 #pragma once
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -18,6 +22,16 @@
 #include "cellgraph/graph.hpp"
 
 namespace cellgraph::detail {
+
+// Opens an input file for the readers, or throws Error naming it. (An ifstream "opens" a
+// directory and then reads nothing; that is reported as what it is.)
+inline std::ifstream open_input(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) throw Error("cannot open " + path + ": " + std::strerror(EISDIR));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
+  return in;
+}
 
 // The most vertices a file may declare. Ids then stay below kBoundaryVertex, which grids
 // reserve, and the vertex count itself fits VertexId.

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "cellgraph/error.hpp"
+#include "src/source/line_reader.hpp"
 #include "src/source/mesh_formats.hpp"
 
 namespace cellgraph {
@@ -58,14 +59,6 @@ static_assert(IDXTYPEWIDTH == 32 || IDXTYPEWIDTH == 64, "unexpected METIS idx_t 
 
 enum class MeshFormat { gmsh, metis, legacy_vtk, vtu };
 
-std::ifstream open_input(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw Error("cannot open " + path + ": " + std::strerror(EISDIR));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
-  return in;
-}
 
 // Gmsh, legacy VTK and VTU files say what they are in their first bytes; METIS meshes do not,
 // so they are what is left. A known extension picks its reader even without the magic, so
@@ -148,7 +141,7 @@ std::vector<double> centroids(const Mesh& mesh, const std::vector<std::uint32_t>
 }  // namespace
 
 Mesh read_mesh_file(const std::string& path) {
-  std::ifstream in = open_input(path);
+  std::ifstream in = detail::open_input(path);
   switch (detect_format(in, path)) {
     case MeshFormat::gmsh:
       return detail::read_gmsh_mesh(in, path);

@@ -76,9 +76,7 @@ class CpuSimulation final : public Simulation {
   }
 
   void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override {
-    if (variables.size() != std::size_t(Vars::count))
-      throw Error("state has " + std::to_string(variables.size()) + " variables; the model has " +
-                  std::to_string(Vars::count));
+    check_variable_count(variables.size(), Vars::count);
     for_each_variable<Vars>([&](auto i) {
       constexpr int I = decltype(i)::value;
       from_user_bytes(*layout_, variables[I], current_.template array<I>().data());

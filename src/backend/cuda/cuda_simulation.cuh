@@ -138,9 +138,7 @@ class CudaSimulation final : public Simulation {
   }
 
   void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override {
-    if (variables.size() != std::size_t(Vars::count))
-      throw Error("state has " + std::to_string(variables.size()) + " variables; the model has " +
-                  std::to_string(Vars::count));
+    check_variable_count(variables.size(), Vars::count);
     for_each_variable<Vars>([&](auto i) {
       constexpr int I = decltype(i)::value;
       std::vector<typename Vars::template type<I>> local(layout_->num_vertices);
