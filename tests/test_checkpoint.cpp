@@ -11,32 +11,19 @@
 #include "cellgraph/source/generators.hpp"
 #include "cellgraph/source/source.hpp"
 #include "models/registry.hpp"
+#include "scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace cellgraph;
 
 namespace {
 
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("cellgraph-ckpt-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() { fs::remove_all(dir); }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 int cli(const std::string& args) { return std::system((std::string(CELLGRAPH_CLI) + " " + args + " >/dev/null 2>&1").c_str()); }
 
 }  // namespace
 
 TEST_CASE("checkpoint: round trip, and damaged files refused") {
-  Scratch s;
+  ScratchDir s;
   Checkpoint c{123, 7, "lifelike", "rule=B3/S23", "grid 4x4", 3, {{1, 0, 2}, {1, 2, 3, 4, 5, 6}}};
   write_checkpoint(s / "a.ckpt", c);
   const Checkpoint back = read_checkpoint(s / "a.ckpt");
@@ -45,7 +32,7 @@ TEST_CASE("checkpoint: round trip, and damaged files refused") {
   CHECK(back.parameters == "rule=B3/S23");
   CHECK(back.variables == c.variables);
 
-  const std::string good = slurp(s / "a.ckpt");
+  const std::string good = read_file(s / "a.ckpt");
   auto damaged = [&](std::string bytes) {
     std::ofstream(s / "d.ckpt", std::ios::binary) << bytes;
     return s / "d.ckpt";
@@ -91,15 +78,15 @@ TEST_CASE("checkpoint: export and import continue a run bit-identically") {
 }
 
 TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different run") {
-  Scratch s;
+  ScratchDir s;
   const std::string common = "run --backend cpu --grid 64x48 --rule B36/S23 ";
   REQUIRE(cli(common + "--fill 0.5 --seed 3 --steps 60 --stats " + s / "a.csv" + " --stats-every 10 --states-out " +
               s / "a.txt") == 0);
   REQUIRE(cli(common + "--fill 0.5 --seed 3 --steps 30 --checkpoint " + s / "c.ckpt" + " --checkpoint-every 10") == 0);
   REQUIRE(cli(common + "--restart " + s / "c.ckpt" + " --steps 60 --stats " + s / "b.csv" + " --stats-every 10 --states-out " +
               s / "b.txt") == 0);
-  CHECK(slurp(s / "a.txt") == slurp(s / "b.txt"));
-  const std::string a = slurp(s / "a.csv"), b = slurp(s / "b.csv");
+  CHECK(read_file(s / "a.txt") == read_file(s / "b.txt"));
+  const std::string a = read_file(s / "a.csv"), b = read_file(s / "b.csv");
   CHECK(b.substr(b.find('\n') + 1) == a.substr(a.find("\n30,") + 1));  // rows 30..60 equal
   // A different rule, grid or seed is refused, and so is an initial state.
   CHECK(cli("run --backend cpu --grid 64x48 --rule B3/S23 --restart " + s / "c.ckpt") != 0);
@@ -108,5 +95,5 @@ TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different 
   CHECK(cli(common + "--fill 0.5 --restart " + s / "c.ckpt") != 0);
   CHECK(cli(common + "--checkpoint-every 5") != 0);  // no --checkpoint FILE
   CHECK(fs::exists(s / "c.ckpt"));
-  CHECK(std::distance(fs::directory_iterator(s.dir), fs::directory_iterator{}) == 5);  // no temporaries left
+  CHECK(std::distance(fs::directory_iterator(s.path()), fs::directory_iterator{}) == 5);  // no temporaries left
 }

@@ -13,6 +13,7 @@
 
 #include "cellgraph/source/pattern.hpp"
 #include "data_path.hpp"
+#include "scratch.hpp"
 
 namespace fs = std::filesystem;
 
@@ -34,31 +35,16 @@ Result run_cli(const std::string& args) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("cellgraph-cli-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  bool empty() const { return fs::is_empty(path); }
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("cli: a grid run writes statistics, a picture, RLE and states") {
-  TempDir dir;
+  ScratchDir dir;
   Result r = run_cli("run --backend cpu --grid 64x48 --rule B3/S23 --fill 0.5 --seed 7 --steps 20 --stats " +
                        dir / "s.csv" + " --stats-every 5 --png " + dir / "o.png --rle " + dir / "o.rle --states-out " +
                        dir / "o.txt");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("ran 20 steps of lifelike B3/S23 on grid 64x48 moore periodic (3072 cells) on cpu") == 0);
-  const std::string csv = read_text(dir / "s.csv");
+  const std::string csv = read_file(dir / "s.csv");
   CHECK(csv.rfind("step,state_0,state_1\n0,", 0) == 0);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 6);  // header, steps 0, 5, 10, 15, 20
   std::ifstream rle(dir / "o.rle");
@@ -71,7 +57,7 @@ TEST_CASE("cli: a grid run writes statistics, a picture, RLE and states") {
 }
 
 TEST_CASE("cli: config files, flags override them, errors name file and line") {
-  TempDir dir;
+  ScratchDir dir;
   std::ofstream(dir / "run.ini") << "# a comment\n[run]\ngrid = 32x32\nrule = B36/S23\nfill = 0.3\nsteps = 5\n";
   Result r = run_cli("run --backend cpu --config " + dir / "run.ini" + " --steps 2");
   REQUIRE_MESSAGE(r.status == 0, r.out);
@@ -90,7 +76,7 @@ TEST_CASE("cli: config files, flags override them, errors name file and line") {
 }
 
 TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothing") {
-  TempDir dir;
+  ScratchDir dir;
   const std::string out = " --stats " + dir / "s.csv" + " --states-out " + dir / "x.txt";
   struct Case {
     std::string args, message;
@@ -146,14 +132,14 @@ TEST_CASE("cli: compile report, models list") {
 }
 
 TEST_CASE("cli: a mesh run writes a ParaView series") {
-  TempDir dir;
+  ScratchDir dir;
   Result r = run_cli("run --backend cpu --mesh " + data_path("meshes/t1_2d_tri_v41.msh") +
                      " --rule B2/S23 --fill 0.3 --steps 10 --vtk " + dir / "tri --vtk-every 5");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("on dual graph of mesh t1_2d_tri_v41.msh (11226 cells)") != std::string::npos);
   for (const char* name : {"tri_000000.vtu", "tri_000005.vtu", "tri_000010.vtu", "tri.pvd"})
     CHECK_MESSAGE(fs::exists(dir / name), name);
-  const std::string pvd = read_text(dir / "tri.pvd");
+  const std::string pvd = read_file(dir / "tri.pvd");
   CHECK(pvd.find("timestep=\"10\"") != std::string::npos);
   r = run_cli("run --backend cpu --mesh " + data_path("meshes/t5_3d_tet_v41.msh") +
               " --mesh-graph nodal --fill 0.3 --steps 2 --vtk " + dir / "nodes");

@@ -20,6 +20,8 @@
 
 using namespace cellgraph;
 
+#include "scratch.hpp"
+
 namespace {
 
 // VTK cell types, as Mesh::element_type holds them.
@@ -63,31 +65,9 @@ void check_same(const Mesh& a, const Mesh& b) {
   CHECK(a.element_nodes == b.element_nodes);
 }
 
-// Files written by the tests, in a directory of their own; errors are shown relative to it.
-class TempDir {
- public:
-  TempDir()
-      : path_(std::filesystem::temp_directory_path() /
-              ("cellgraph-mesh-test-" + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    const std::string path = (path_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-  std::string prefix() const { return (path_ / "").string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-const TempDir& temp_dir() {
-  static const TempDir dir;
+// Files written by the tests, in a folder of their own; errors are shown relative to it.
+const ScratchDir& temp_dir() {
+  static const ScratchDir dir;
   return dir;
 }
 
@@ -103,7 +83,7 @@ std::string error_of(const std::string& name, const std::string& bytes) {
     read_mesh_file(temp_dir().write(name, bytes));
   } catch (const ParseError& e) {
     std::string what = e.what();
-    if (what.starts_with(temp_dir().prefix())) what.erase(0, temp_dir().prefix().size());
+    if (what.starts_with((temp_dir().path() / "").string())) what.erase(0, (temp_dir().path() / "").string().size());
     return what;
   }
   return "(no error)";

@@ -24,42 +24,9 @@
 namespace fs = std::filesystem;
 using cellgraph::Error;
 
+#include "scratch.hpp"
+
 namespace {
-
-// A fresh directory under the system temporary directory, removed with its contents.
-class TempDir {
- public:
-  TempDir() {
-    static int count = 0;
-    path_ = fs::temp_directory_path() /
-            ("cellgraph-test-outputs-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename());
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -97,11 +64,11 @@ Rgb pixel(const cellgraph::RgbImage& image, std::int64_t x, std::int64_t y) {
 // Writes the grid, decodes it and compares every pixel with the palette.
 void check_round_trip(const std::vector<std::uint32_t>& states, std::int64_t width,
                       std::int64_t height, const std::vector<Rgb>& palette, int scale) {
-  TempDir dir;
-  const std::string path = dir.file("grid.png");
+  ScratchDir dir;
+  const std::string path = (dir / "grid.png");
   const auto num_states = static_cast<std::uint32_t>(palette.size());
   cellgraph::write_grid_png(path, states, width, height, num_states, scale);
-  CHECK(dir.entries() == std::vector<std::string>{"grid.png"});
+  CHECK(dir.files() == std::set<std::string>{"grid.png"});
 
   const cellgraph::RgbImage image = cellgraph::read_png(path);
   REQUIRE(image.width == width * scale);
@@ -166,8 +133,8 @@ TEST_CASE("outputs: Generations dying states fade from orange to dark red in PNG
 }
 
 TEST_CASE("outputs: write_grid_png rejects inconsistent sizes and scales, writing nothing") {
-  TempDir dir;
-  const std::string path = dir.file("bad.png");
+  ScratchDir dir;
+  const std::string path = (dir / "bad.png");
   const std::vector<std::uint32_t> six(6, 1);
   CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, six, 4, 2, 2),
                        doctest::Contains(path.c_str()), Error);
@@ -181,7 +148,7 @@ TEST_CASE("outputs: write_grid_png rejects inconsistent sizes and scales, writin
   const std::vector<std::uint32_t> large(std::size_t{1} << 20, 0);
   CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, large, 1024, 1024, 2, 64),
                        doctest::Contains("2^31 pixels"), Error);
-  CHECK(dir.entries().empty());
+  CHECK(dir.empty());
 }
 
 TEST_CASE("outputs: write_grid_png into a missing directory gives Error and leaves nothing") {
@@ -192,19 +159,19 @@ TEST_CASE("outputs: write_grid_png into a missing directory gives Error and leav
 }
 
 TEST_CASE("outputs: a write failing inside libpng gives Error and leaves nothing") {
-  TempDir dir;
-  const std::string path = dir.file("full.png");
+  ScratchDir dir;
+  const std::string path = (dir / "full.png");
   const auto noise = random_states(512 * 512, 1, 3);  // compresses to far more than 4 KiB
   {
     FileSizeLimit limit(4096);
     CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, noise, 512, 512, 2),
                          doctest::Contains(path.c_str()), Error);
   }
-  CHECK(dir.entries().empty());
+  CHECK(dir.empty());
 }
 
 TEST_CASE("outputs: read_png converts gray and alpha PNGs to RGB") {
-  TempDir dir;
+  ScratchDir dir;
   // Written with libpng's simplified API, independently of write_grid_png.
   auto write_png = [&](const std::string& name, png_uint_32 format,
                        const std::vector<png_byte>& pixels) {
@@ -213,7 +180,7 @@ TEST_CASE("outputs: read_png converts gray and alpha PNGs to RGB") {
     image.width = 2;
     image.height = 2;
     image.format = format;
-    const std::string path = dir.file(name);
+    const std::string path = (dir / name);
     REQUIRE(png_image_write_to_file(&image, path.c_str(), 0, pixels.data(), 0, nullptr) != 0);
     return path;
   };
@@ -234,19 +201,19 @@ TEST_CASE("outputs: read_png converts gray and alpha PNGs to RGB") {
 }
 
 TEST_CASE("outputs: read_png rejects missing, non-PNG and truncated files, naming them") {
-  TempDir dir;
-  const std::string missing = dir.file("missing.png");
+  ScratchDir dir;
+  const std::string missing = (dir / "missing.png");
   CHECK_THROWS_WITH_AS(cellgraph::read_png(missing), doctest::Contains(missing.c_str()), Error);
 
-  const std::string text = dir.file("text.png");
+  const std::string text = (dir / "text.png");
   write_text(text, "this is not an image\n");
   CHECK_THROWS_WITH_AS(cellgraph::read_png(text), doctest::Contains(text.c_str()), Error);
 
-  const std::string empty = dir.file("empty.png");
+  const std::string empty = (dir / "empty.png");
   write_text(empty, "");
   CHECK_THROWS_WITH_AS(cellgraph::read_png(empty), doctest::Contains(empty.c_str()), Error);
 
-  const std::string truncated = dir.file("truncated.png");
+  const std::string truncated = (dir / "truncated.png");
   cellgraph::write_grid_png(truncated, random_states(37 * 23, 1, 4), 37, 23, 2);
   const auto full_size = fs::file_size(truncated);
   for (auto size : {full_size - 1, full_size / 2, std::uintmax_t{8}}) {
@@ -260,34 +227,34 @@ TEST_CASE("outputs: read_png rejects missing, non-PNG and truncated files, namin
 // ---- atomic files, statistics, states ------------------------------------------------------
 
 TEST_CASE("outputs: AtomicFile leaves no temporary file unless committed") {
-  TempDir dir;
-  const std::string path = dir.file("out.txt");
+  ScratchDir dir;
+  const std::string path = (dir / "out.txt");
   {
     cellgraph::AtomicFile file(path);
     file.stream() << "half";
     CHECK(fs::exists(file.temp_path()));
   }
-  CHECK(dir.entries().empty());
+  CHECK(dir.empty());
 
   write_text(path, "old contents");
   {
     cellgraph::AtomicFile file(path);
     file.stream() << "interrupted";
   }
-  CHECK(read_text(path) == "old contents");  // an abandoned write keeps the previous file
+  CHECK(read_file(path) == "old contents");  // an abandoned write keeps the previous file
   {
     cellgraph::AtomicFile file(path);
     file.stream() << "whole";
     file.commit();
     CHECK_FALSE(fs::exists(file.temp_path()));
   }
-  CHECK(read_text(path) == "whole");
-  CHECK(dir.entries() == std::vector<std::string>{"out.txt"});
+  CHECK(read_file(path) == "whole");
+  CHECK(dir.files() == std::set<std::string>{"out.txt"});
 }
 
 TEST_CASE("outputs: StatsWriter writes exact CSV once finished") {
-  TempDir dir;
-  const std::string path = dir.file("stats.csv");
+  ScratchDir dir;
+  const std::string path = (dir / "stats.csv");
   cellgraph::StatsWriter stats(path, {"population", "density"});
   stats.row(0, {std::uint64_t{5}, 0.1});
   stats.row(1, {std::numeric_limits<std::uint64_t>::max(), 1.0 / 3});
@@ -295,19 +262,19 @@ TEST_CASE("outputs: StatsWriter writes exact CSV once finished") {
   stats.row(10, {std::uint64_t{7}, 1.0});
   CHECK_FALSE(fs::exists(path));
   stats.finish();
-  CHECK(read_text(path) ==
+  CHECK(read_file(path) ==
         "step,population,density\n"
         "0,5,0.1\n"
         "1,18446744073709551615,0.3333333333333333\n"
         "2,0,2.5e-07\n"
         "10,7,1\n");
-  CHECK(dir.entries() == std::vector<std::string>{"stats.csv"});
+  CHECK(dir.files() == std::set<std::string>{"stats.csv"});
 }
 
 TEST_CASE("outputs: StatsWriter rejects bad rows and column names, and without finish() leaves "
           "nothing") {
-  TempDir dir;
-  const std::string path = dir.file("stats.csv");
+  ScratchDir dir;
+  const std::string path = (dir / "stats.csv");
   CHECK_THROWS_AS(cellgraph::StatsWriter(path, {"a,b"}), Error);
   {
     cellgraph::StatsWriter stats(path, {"population"});
@@ -315,23 +282,23 @@ TEST_CASE("outputs: StatsWriter rejects bad rows and column names, and without f
     CHECK_THROWS_AS(stats.row(1, {std::uint64_t{3}, 0.5}), Error);
     CHECK_THROWS_AS(stats.row(1, {}), Error);
   }
-  CHECK(dir.entries().empty());
+  CHECK(dir.empty());
 }
 
 TEST_CASE("outputs: state files hold one state per line after a header") {
-  TempDir dir;
-  const std::string path = dir.file("states.txt");
+  ScratchDir dir;
+  const std::string path = (dir / "states.txt");
   cellgraph::write_state_file(path, {0, 2, 1, std::numeric_limits<std::uint32_t>::max()});
-  CHECK(read_text(path) == "# cellgraph states, 4 vertices\n0\n2\n1\n4294967295\n");
+  CHECK(read_file(path) == "# cellgraph states, 4 vertices\n0\n2\n1\n4294967295\n");
 
   cellgraph::write_state_file(path, {});
-  CHECK(read_text(path) == "# cellgraph states, 0 vertices\n");
+  CHECK(read_file(path) == "# cellgraph states, 0 vertices\n");
 
   // Enough lines to cross the writer's internal block size.
   const auto many = random_states(100000, 300, 5);
   std::string expected = "# cellgraph states, 100000 vertices\n";
   for (std::uint32_t state : many) expected += std::to_string(state) + '\n';
   cellgraph::write_state_file(path, many);
-  CHECK(read_text(path) == expected);
-  CHECK(dir.entries() == std::vector<std::string>{"states.txt"});
+  CHECK(read_file(path) == expected);
+  CHECK(dir.files() == std::set<std::string>{"states.txt"});
 }

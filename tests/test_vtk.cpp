@@ -15,27 +15,9 @@
 namespace fs = std::filesystem;
 using namespace cellgraph;
 
+#include "scratch.hpp"
+
 namespace {
-
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("cellgraph-vtk-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() { fs::remove_all(dir); }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
-  std::set<std::string> files() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir))
-      names.insert(entry.path().filename().string());
-    return names;
-  }
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 GridSpec grid_of(int dims, std::int64_t x, std::int64_t y = 1, std::int64_t z = 1) {
   GridSpec grid;
@@ -111,11 +93,11 @@ std::vector<T> binary_array(const std::string& xml, const std::string& name) {
 }  // namespace
 
 TEST_CASE("vtk: a grid snapshot is ImageData with one grid row per ascii line") {
-  Scratch s;
+  ScratchDir s;
   VtkSeries series = VtkSeries::for_grid(s / "grid", grid_of(2, 3, 2), VtkEncoding::ascii);
   series.write(7, {0, 1, 2, 3, 4, 5});
   CHECK(series.snapshot_path(7) == s / "grid_000007.vti");
-  CHECK(slurp(s / "grid_000007.vti") ==
+  CHECK(read_file(s / "grid_000007.vti") ==
         "<?xml version=\"1.0\"?>\n"
         "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
         "  <ImageData WholeExtent=\"0 3 0 2 0 0\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n"
@@ -132,19 +114,19 @@ TEST_CASE("vtk: a grid snapshot is ImageData with one grid row per ascii line") 
 
   VtkSeries line = VtkSeries::for_grid(s / "line", grid_of(1, 4), VtkEncoding::ascii);
   line.write(0, {1, 0, 0, 1});
-  CHECK(slurp(s / "line_000000.vti").find("WholeExtent=\"0 4 0 0 0 0\"") != std::string::npos);
+  CHECK(read_file(s / "line_000000.vti").find("WholeExtent=\"0 4 0 0 0 0\"") != std::string::npos);
   VtkSeries cube = VtkSeries::for_grid(s / "cube", grid_of(3, 2, 2, 2), VtkEncoding::ascii);
   cube.write(0, {0, 1, 2, 3, 4, 5, 6, 7});
-  const std::string cube_xml = slurp(s / "cube_000000.vti");
+  const std::string cube_xml = read_file(s / "cube_000000.vti");
   CHECK(cube_xml.find("WholeExtent=\"0 2 0 2 0 2\"") != std::string::npos);
   CHECK(array_text(cube_xml, "state") == "0 1\n          2 3\n          4 5\n          6 7");
 }
 
 TEST_CASE("vtk: a graph with coordinates shows vertices as points and edges as lines") {
-  Scratch s;
+  ScratchDir s;
   VtkSeries series = VtkSeries::for_graph(s / "g", bent_path(), VtkEdges::automatic, VtkEncoding::ascii);
   series.write(1, {1, 0, 2});
-  CHECK(slurp(s / "g_000001.vtu") ==
+  CHECK(read_file(s / "g_000001.vtu") ==
         "<?xml version=\"1.0\"?>\n"
         "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
         "  <UnstructuredGrid>\n"
@@ -178,16 +160,16 @@ TEST_CASE("vtk: a graph with coordinates shows vertices as points and edges as l
 
   VtkSeries points_only = VtkSeries::for_graph(s / "p", bent_path(), VtkEdges::none, VtkEncoding::ascii);
   points_only.write(0, {0, 0, 0});
-  const std::string xml = slurp(s / "p_000000.vtu");
+  const std::string xml = read_file(s / "p_000000.vtu");
   CHECK(xml.find("NumberOfCells=\"3\"") != std::string::npos);
   CHECK(array_text(xml, "types") == "1 1 1");
 }
 
 TEST_CASE("vtk: mesh elements become cells in graph-vertex order, carrying the state") {
-  Scratch s;
+  ScratchDir s;
   VtkSeries series = VtkSeries::for_mesh_elements(s / "m", two_triangles(), {1, 0}, VtkEncoding::ascii);
   series.write(3, {7, 9});
-  CHECK(slurp(s / "m_000003.vtu") ==
+  CHECK(read_file(s / "m_000003.vtu") ==
         "<?xml version=\"1.0\"?>\n"
         "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
         "  <UnstructuredGrid>\n"
@@ -222,11 +204,11 @@ TEST_CASE("vtk: mesh elements become cells in graph-vertex order, carrying the s
 }
 
 TEST_CASE("vtk: binary arrays are base64 of a UInt32 byte count and the values, as one stream") {
-  Scratch s;
+  ScratchDir s;
   // Header 04 00 00 00 and value 01 00 00 00 together; padded once, at the end.
   VtkSeries one = VtkSeries::for_grid(s / "one", grid_of(1, 1));
   one.write(0, {1});
-  const std::string one_xml = slurp(s / "one_000000.vti");
+  const std::string one_xml = read_file(s / "one_000000.vti");
   CHECK(array_text(one_xml, "state") == "BAAAAAEAAAA=");
   CHECK(one_xml.find("format=\"binary\"") != std::string::npos);
 
@@ -248,7 +230,7 @@ TEST_CASE("vtk: binary arrays are base64 of a UInt32 byte count and the values, 
 
   VtkSeries series = VtkSeries::for_graph(s / "star", star);
   series.write(0, states);
-  const std::string xml = slurp(s / "star_000000.vtu");
+  const std::string xml = read_file(s / "star_000000.vtu");
   CHECK(binary_array<std::uint32_t>(xml, "state") == states);
   CHECK(binary_array<double>(xml, "Points") == star.coords);
   std::vector<std::int64_t> connectivity, offsets;
@@ -269,17 +251,17 @@ TEST_CASE("vtk: binary arrays are base64 of a UInt32 byte count and the values, 
 
   VtkSeries empty = VtkSeries::for_mesh_elements(s / "empty", two_triangles(), {});
   empty.write(0, {});
-  CHECK(array_text(slurp(s / "empty_000000.vtu"), "state") == "AAAAAA==");
+  CHECK(array_text(read_file(s / "empty_000000.vtu"), "state") == "AAAAAA==");
 }
 
 TEST_CASE("vtk: the collection lists every snapshot in step order, by file name") {
-  Scratch s;
+  ScratchDir s;
   VtkSeries series = VtkSeries::for_grid(s / "run", grid_of(1, 4), VtkEncoding::ascii);
   for (std::uint64_t step : {0, 5, 1234567}) series.write(step, {0, 1, 2, 3});
   CHECK_THROWS_WITH_AS(series.write(5, {0, 1, 2, 3}), doctest::Contains("steps must increase"), Error);
   series.finish();
   CHECK(series.collection_path() == s / "run.pvd");
-  CHECK(slurp(s / "run.pvd") ==
+  CHECK(read_file(s / "run.pvd") ==
         "<?xml version=\"1.0\"?>\n"
         "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
         "  <Collection>\n"
@@ -293,12 +275,12 @@ TEST_CASE("vtk: the collection lists every snapshot in step order, by file name"
 
   series.write(2000000, {3, 2, 1, 0});
   series.finish();
-  CHECK(slurp(s / "run.pvd").find("file=\"run_2000000.vti\"/>\n  </Collection>") != std::string::npos);
+  CHECK(read_file(s / "run.pvd").find("file=\"run_2000000.vti\"/>\n  </Collection>") != std::string::npos);
   CHECK(s.files().size() == 5);
 }
 
 TEST_CASE("vtk: an unwritable base path throws and writes nothing") {
-  Scratch s;
+  ScratchDir s;
   VtkSeries series = VtkSeries::for_grid(s / "missing/run", grid_of(2, 2, 2));
   CHECK_THROWS_WITH_AS(series.write(0, {0, 1, 1, 0}), doctest::Contains("cannot write"), Error);
   CHECK_THROWS_WITH_AS(series.finish(), doctest::Contains("cannot write"), Error);
@@ -308,7 +290,7 @@ TEST_CASE("vtk: an unwritable base path throws and writes nothing") {
 }
 
 TEST_CASE("vtk: inputs are checked") {
-  Scratch s;
+  ScratchDir s;
   VtkSeries grid = VtkSeries::for_grid(s / "g", grid_of(2, 2, 2));
   CHECK_THROWS_WITH_AS(grid.write(0, {0, 1, 0}), doctest::Contains("has 3 states for 4"), Error);
   CHECK_THROWS_AS(VtkSeries::for_grid(s / "g", grid_of(2, 0, 2)), Error);
