@@ -115,24 +115,35 @@ std::string rule_string(const LifeLike& rule) {
   return "B" + counts(rule.birth) + "/S" + counts(rule.survive);
 }
 
+namespace {
+
+const std::vector<ParamInfo> kLifeLikeParams = {
+    {"rule", "B3/S23",
+     "B/S notation (B3/S23, S23/B3, 23/3), Generations (/2/3, B2/S/C3, 345/3/6), "
+     "comma lists for counts above 9 (B3,10/S2,3), or a name: life, highlife, "
+     "seeds, daynight, briansbrain"},
+    {"p", "1", "probability that a transition the rule calls for happens (probabilistic rules)"},
+};
+
+LifeLike read_lifelike(const Params& params) {
+  const ParamReader read("lifelike", params, kLifeLikeParams);
+  LifeLike rule = parse_lifelike_rule(read.text("rule"));
+  rule.probability = read.number("p", 0, 1);
+  return rule;
+}
+
+}  // namespace
+
 ModelInfo lifelike_model_info() {
   ModelInfo info;
   info.name = "lifelike";
   info.summary = "Life-like (B/S) and Generations rules on any graph: counts live neighbors";
-  info.params = {{"rule", "B3/S23",
-                  "B/S notation (B3/S23, S23/B3, 23/3), Generations (/2/3, B2/S/C3, 345/3/6), "
-                  "comma lists for counts above 9 (B3,10/S2,3), or a name: life, highlife, "
-                  "seeds, daynight, briansbrain"}};
+  info.params = kLifeLikeParams;
   info.make = [](const Params& params, std::shared_ptr<const Layout> layout,
                  const SimulationOptions& options) {
-    auto it = params.find("rule");
-    LifeLike rule = parse_lifelike_rule(it == params.end() ? "B3/S23" : it->second);
-    return make_simulation_for(rule, std::move(layout), options);
+    return make_simulation_for(read_lifelike(params), std::move(layout), options);
   };
-  info.rule_text = [](const Params& params) {
-    auto it = params.find("rule");
-    return rule_string(parse_lifelike_rule(it == params.end() ? "B3/S23" : it->second));
-  };
+  info.rule_text = [](const Params& params) { return rule_string(read_lifelike(params)); };
   return info;
 }
 

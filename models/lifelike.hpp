@@ -1,5 +1,7 @@
 // Life-like rules in B/S notation and Generations rules (dying states), on any graph: a cell
-// counts its live neighbors (state 1), whatever their number.
+// counts its live neighbors (state 1), whatever their number. Probabilistic variant: each
+// change of state the rule calls for happens with probability p (else the cell keeps its
+// state).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -16,6 +18,7 @@ struct LifeLike {
   std::uint64_t survive = 0;  // bit c: a live cell with c live neighbors survives
   std::uint32_t states = 2;   // Generations: a live cell that does not survive dies through
                               // states 2 .. states-1; 2 for plain Life-like rules
+  double probability = 1.0;   // p of a transition
 
   std::uint32_t num_states() const { return states; }
 
@@ -25,7 +28,7 @@ struct LifeLike {
   }
   CG_HD void combine(Acc& live, const Acc& more) const { live += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& live, CellWrite<Vars>& out,
-                   const CellContext&) const {
+                   const CellContext& context) const {
     const std::uint8_t s = get<0>(self);
     const std::uint64_t count_bit = live < 64 ? std::uint64_t(1) << live : 0;
     std::uint8_t next;
@@ -35,6 +38,7 @@ struct LifeLike {
       next = (survive & count_bit) ? 1 : (states > 2 ? 2 : 0);
     else
       next = s + 1u < states ? std::uint8_t(s + 1) : 0;
+    if (probability < 1.0 && next != s && !context.random().bernoulli(probability)) next = s;
     set<0>(out, next);
   }
 };

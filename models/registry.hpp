@@ -7,19 +7,16 @@
 #include <vector>
 
 #include "cellgraph/simulation.hpp"
+#include "models/params.hpp"
 #include "src/backend/make_simulation.hpp"
 
 namespace cellgraph::models {
 
-using Params = std::map<std::string, std::string>;
-
-struct ParamInfo {
-  std::string name, default_value, help;
-};
-
 struct ModelInfo {
   std::string name, summary;
   std::vector<ParamInfo> params;
+  std::vector<std::string> state_names;  // of variable 0, for statistics columns; empty: state_0, ...
+  UpdateRule default_update;             // when the user names none (Ising: colored)
   std::function<std::unique_ptr<Simulation>(const Params&, std::shared_ptr<const Layout>,
                                             const SimulationOptions&)>
       make;
@@ -34,5 +31,9 @@ const ModelInfo& find_model(const std::string& name);
 
 // One function per model file, listed in registry.cpp.
 ModelInfo lifelike_model_info();
+ModelInfo sir_model_info();
+ModelInfo sis_model_info();
+ModelInfo forest_fire_model_info();
+ModelInfo ising_model_info();
 
 }  // namespace cellgraph::models

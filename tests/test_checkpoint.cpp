@@ -97,3 +97,24 @@ TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different 
   CHECK(fs::exists(s / "c.ckpt"));
   CHECK(std::distance(fs::directory_iterator(s.path()), fs::directory_iterator{}) == 5);  // no temporaries left
 }
+
+TEST_CASE("checkpoint: random models restart bit-identically, statistics and observables included") {
+  ScratchDir s;
+  struct Run { std::string model, update; };
+  for (const Run& r : {Run{"--model sir --param beta=0.2 --param tau=3 --generate er:5000:5 --fill-count 20", "sync"},
+                       Run{"--model ising --param T=2.3 --grid 40x30 --neighborhood vonneumann --fill 0.5", "colored"},
+                       Run{"--model forestfire --param p=0.05 --param f=0.001 --grid 40x30 --fill 0.5", "alpha:0.7"}}) {
+    INFO(r.model, " ", r.update);
+    const std::string common = "run --backend cpu --seed 9 --update " + r.update + " " + r.model + " ";
+    REQUIRE(cli(common + "--steps 40 --stats " + s / "a.csv" + " --states-out " + s / "a.txt") == 0);
+    REQUIRE(cli(common + "--steps 17 --checkpoint " + s / "c.ckpt") == 0);
+    const std::string restart = common.substr(0, common.find(" --fill")) + " ";  // no initial state
+    REQUIRE(cli(restart + "--restart " + s / "c.ckpt" + " --steps 40 --stats " + s / "b.csv" + " --states-out " +
+                s / "b.txt") == 0);
+    CHECK(read_file(s / "a.txt") == read_file(s / "b.txt"));
+    const std::string a = read_file(s / "a.csv"), b = read_file(s / "b.csv");
+    CHECK(b.substr(b.find('\n') + 1) == a.substr(a.find("\n17,") + 1));
+    // Another update rule is another run.
+    CHECK(cli(restart + "--update alpha:0.5 --restart " + s / "c.ckpt" + " --steps 40") != 0);
+  }
+}

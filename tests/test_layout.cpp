@@ -23,7 +23,7 @@ void check_layout_matches(const Graph& g, const Layout& L) {
     REQUIRE(L.user_to_local[user] == local);
     seen[user] = true;
     std::vector<VertexId> compiled;
-    cpu::for_each_neighbor(L, local / kSliceWidth, local, [&](std::uint32_t cell, std::uint32_t) {
+    for_each_neighbor(L, local, [&](std::uint32_t cell, std::uint32_t) {
       compiled.push_back(cell == L.boundary_cell() ? kBoundaryVertex : L.local_to_user.at(cell));
     });
     std::vector<VertexId> row(g.neighbors.begin() + g.offsets[user], g.neighbors.begin() + g.offsets[user + 1]);

@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libmetis-dev
-          metis libpng-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin golly)
+          metis libpng-dev libgif-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin golly
+          gnuplot-nox)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -63,7 +63,22 @@ struct Layout {
   std::uint32_t boundary_cell() const { return num_cells() + 1; }
   // Length of every state array: the cells, the null and the boundary cell.
   std::uint32_t state_length() const { return num_cells() + 2; }
+  // Vertices of the hub slices (all walked row-major, by a warp or a block).
+  std::uint32_t num_hub_vertices() const { return hub_row_begin.empty() ? 0 : std::uint32_t(hub_row_begin.size() - 1); }
 };
+
+// Calls visit(cell, slot) for each entry of vertex v's list, in list order: row-major for
+// hubs, column-major otherwise.
+template <class Visit>
+void for_each_neighbor(const Layout& L, std::uint32_t v, Visit&& visit) {
+  const std::uint32_t* nb = L.neighbors.data();
+  if (v < L.num_hub_vertices()) {
+    for (std::uint64_t at = L.hub_row_begin[v], k = 0; k < L.degree[v]; ++at, ++k) visit(nb[at], std::uint32_t(k));
+  } else {
+    const std::uint64_t column = L.slice_begin[v / kSliceWidth] + v % kSliceWidth;
+    for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(nb[column + std::uint64_t(k) * kSliceWidth], k);
+  }
+}
 
 // Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is
 // a hub when its degree is at least max(256, 16 x the mean degree), a giant hub from

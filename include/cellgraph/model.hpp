@@ -10,18 +10,31 @@
 //              const CellContext&) const;   // must write every variable of `out`
 //   std::uint32_t num_states() const;      // states of variable 0, for censuses and images
 //
+// Optional, for quantities measured over all cells (Ising: magnetization and energy). Terms are
+// integers so that the sums are exact in any order, on any backend:
+//   static constexpr int num_observables = K;
+//   void observe(const CellRead<Vars>& self, const Acc&, std::int64_t* terms) const;  // adds
+//   std::vector<std::string> observable_names() const;                             // K names
+//   std::vector<double> observable_values(const std::int64_t* sums, std::uint64_t vertices) const;
+//
 // gather() is called once per neighbor, never for padding, with the neighbor's slot (for
 // grids, slot k = stencil offset k). An ordinary vertex gathers in list order into one Acc; a
 // hub (a vertex of very high degree) gathers into 32 or 256 partial Accs (thread t takes slots
 // t, t + T, ...) merged with combine() in a fixed tree order that every backend follows, so
 // results are bit-identical even for floating-point folds. Acc must be trivially copyable
-// (warps shuffle it). Synchronous models read the current buffer and write the next one.
+// (warps shuffle it).
+//
+// Updates: synchronous steps read the current buffer and write the next one; colored
+// (asynchronous) steps update one color class at a time in place, so apply() must read every
+// variable of `self` before it writes any of `out`. Random numbers come from
+// CellContext::random(), keyed by (seed, user id, step): never from anything else.
 #pragma once
 #include <cstdint>
 #include <tuple>
 
 #include "cellgraph/aligned.hpp"
 #include "cellgraph/hd.hpp"
+#include "cellgraph/philox.hpp"
 
 namespace cellgraph {
 
@@ -72,6 +85,9 @@ struct CellContext {
   std::uint32_t step;
   std::uint32_t vertex;
   std::uint32_t degree;  // neighbors gathered
+
+  // This update's own random sequence, the same on every backend.
+  CG_HD CellRandom random() const { return CellRandom(seed, vertex, step, RandomStream::model); }
 };
 
 }  // namespace cellgraph

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cellgraph/layout.hpp"
+#include "cellgraph/update.hpp"
 
 namespace cellgraph {
 
@@ -17,6 +18,7 @@ struct SimulationOptions {
   std::uint64_t seed = 0;
   std::uint32_t boundary_value = 0;  // the boundary cell's state (fixed boundaries)
   int threads = 0;                   // CPU threads; 0: all
+  UpdateRule update;                 // synchronous unless chosen otherwise
 };
 
 // True when this build has the CUDA backend and a CUDA device is present.
@@ -39,6 +41,11 @@ class Simulation {
   // Variable 0 of every vertex, in user ids.
   virtual std::vector<std::uint32_t> states() const = 0;
   virtual void set_states(const std::vector<std::uint32_t>& user_order) = 0;
+
+  // The model's measured quantities (Ising: magnetization, energy per site), by name; none
+  // for most models.
+  virtual std::vector<std::string> observable_names() const = 0;
+  virtual std::vector<double> observables() const = 0;
 
   // Everything a restart needs: every state variable of every vertex, in user order, one byte
   // array per variable (sizeof(variable) bytes per vertex), and the step to continue from.

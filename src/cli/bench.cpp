@@ -84,7 +84,8 @@ int bench_command(const Args& args) {
   po::options_description d("cellgraph bench");
   d.add_options()("help,h", "show this help")
       ("suite", po::value<std::string>()->default_value("standard"),
-       "quick, standard, or gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples)")
+       "quick, standard, gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples), "
+       "or models (every random model and update mode on a grid and an rgg, against Life)")
       ("repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")
       ("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
   d.add(backend_options()).add(layout_options());
@@ -97,6 +98,7 @@ int bench_command(const Args& args) {
   const bool markdown = vm["markdown"].as<bool>();
   const bool gpu = options.backend == BackendKind::cuda;
   const std::string suite = vm["suite"].as<std::string>();
+  if (suite == "models") return bench_models(vm, options, repeats);
   const models::LifeLike life = models::parse_lifelike_rule("B3/S23");
   std::vector<std::string> notes;
   const std::vector<BenchCase> cases = bench_suite(suite, notes);

@@ -2,16 +2,21 @@
 // the suites, the CPU baseline and the host copy ceiling.
 #pragma once
 #include <algorithm>
+#include <boost/program_options/variables_map.hpp>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cellgraph/graph.hpp"
+#include "cellgraph/simulation.hpp"
 #include "cellgraph/source/source.hpp"
 #include "models/lifelike.hpp"
 
 namespace cellgraph::cli {
+
+// bench --suite models (bench_models.cpp).
+int bench_models(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
 
 struct BenchCase {
   std::string name;

@@ -20,6 +20,7 @@ int run_command(const Args& args);
 int compile_command(const Args& args);
 int bench_command(const Args& args);
 int models_command(const Args& args);
+int compare_command(const Args& args);
 
 // Unsigned option values. Boost reads "-3" into an unsigned type as 2^64 - 3; this refuses it.
 template <class T>
@@ -52,6 +53,7 @@ po::options_description layout_options();
 CompileOptions compile_options(const po::variables_map& vm);
 po::options_description model_options();
 models::Params model_params(const po::variables_map& vm);
+UpdateRule update_rule(const po::variables_map& vm, const models::ModelInfo& model);
 po::options_description backend_options();
 SimulationOptions simulation_options(const po::variables_map& vm);
 

@@ -42,6 +42,11 @@ int models_command(const Args& args) {
   if (!parse_options(args, d, "usage: cellgraph models", vm)) return 0;
   for (const models::ModelInfo& m : models::registered_models()) {
     std::cout << m.name << "\n  " << m.summary << "\n";
+    if (!m.state_names.empty()) {
+      std::cout << "  states:";
+      for (std::size_t s = 0; s < m.state_names.size(); ++s) std::cout << " " << s << " " << m.state_names[s] << (s + 1 < m.state_names.size() ? "," : "\n");
+    }
+    std::cout << "  update (default): " << update_rule_text(m.default_update) << "\n";
     for (const models::ParamInfo& p : m.params)
       std::cout << "  " << p.name << " (default " << p.default_value << "): " << p.help << "\n";
   }

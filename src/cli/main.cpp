@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "  run       run a model on a grid, pattern or graph file and write statistics and pictures\n"
     "  compile   compile a source to the sliced neighbor-list layout and report on it\n"
     "  bench     measure cell updates per second on standard grids and graphs\n"
+    "  compare   one automaton through the graph engine and the dense grid kernels: checked, timed\n"
     "  models    list the registered models and their parameters\n";
 
 }  // namespace
@@ -23,7 +24,8 @@ constexpr const char* kUsage =
 int main(int argc, char** argv) {
   using namespace cellgraph::cli;
   const std::map<std::string, int (*)(const Args&)> commands = {
-      {"run", run_command}, {"compile", compile_command}, {"bench", bench_command}, {"models", models_command}};
+      {"run", run_command}, {"compile", compile_command}, {"bench", bench_command}, {"models", models_command},
+      {"compare", compare_command}};
   if (argc < 2) {
     std::cerr << kUsage;
     return 2;

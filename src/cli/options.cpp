@@ -93,8 +93,9 @@ po::options_description source_options() {
       ("ncommon", po::value<int>()->default_value(0),
        "dual graph: elements sharing at least this many nodes are neighbors; 0: a whole face")
       ("generate", po::value<std::string>(),
-       "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like) or "
-       "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs); seeded by --graph-seed")
+       "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like), "
+       "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs) or er:N[:mean_degree] "
+       "(Erdos-Renyi); seeded by --graph-seed")
       ("graph-seed", unsigned_value<std::uint64_t>(1), "seed of --generate")
       ("format", po::value<std::string>()->default_value("auto"),
        "graph file format: auto, metis, mtx, edges")
@@ -164,7 +165,10 @@ po::options_description model_options() {
   d.add_options()
       ("model", po::value<std::string>()->default_value("lifelike"), "model name (see `cellgraph models`)")
       ("rule", po::value<std::string>(), "the model's rule (lifelike: B3/S23, /2/3, highlife, ...)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "model parameter NAME=VALUE (repeatable)");
+      ("param", po::value<std::vector<std::string>>()->composing(), "model parameter NAME=VALUE (repeatable)")
+      ("update", po::value<std::string>(),
+       "how a step updates the cells: sync (all at once), colored (color classes in turn, in place: "
+       "asynchronous), or alpha:A (each cell with probability A); default: the model's (sync; ising: colored)");
   return d;
 }
 
@@ -178,6 +182,10 @@ models::Params model_params(const po::variables_map& vm) {
     }
   if (vm.count("rule")) p["rule"] = vm["rule"].as<std::string>();
   return p;
+}
+
+UpdateRule update_rule(const po::variables_map& vm, const models::ModelInfo& model) {
+  return vm.count("update") ? parse_update_rule(vm["update"].as<std::string>()) : model.default_update;
 }
 
 po::options_description backend_options() {

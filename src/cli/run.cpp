@@ -8,12 +8,12 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
 #include "cellgraph/output/checkpoint.hpp"
-#include "cellgraph/output/png.hpp"
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/output/state_file.hpp"
 #include "cellgraph/output/stats_csv.hpp"
 #include "cellgraph/output/vtk.hpp"
 #include "src/cli/cli.hpp"
+#include "src/cli/pictures.hpp"
 
 namespace cellgraph::cli {
 namespace {
@@ -26,14 +26,16 @@ po::options_description run_options() {
   po::options_description init("Initial state (one of)");
   init.add_options()
       ("fill", po::value<double>(), "random: each cell live (state 1) with this probability, keyed by --seed")
+      ("fill-count", unsigned_value<std::uint64_t>(0), "random: exactly this many cells in state 1 (say, initially infected)")
+      ("cells", po::value<std::string>(), "these user ids in state 1, the rest 0: 0,17,42")
       ("states", po::value<std::string>(), "per-vertex state file: one integer per line, in user ids");
   po::options_description out("Steps and outputs");
   out.add_options()
       ("steps", unsigned_value<std::uint64_t>(100), "steps to run")
-      ("stats", po::value<std::string>(), "CSV of the population per state (step,state_0,state_1,...)")
+      ("stats", po::value<std::string>(),
+       "CSV of the population per state (step,state_0,state_1,... or the model's state names: S,I,R) "
+       "and the model's observables (ising: magnetization,energy per site)")
       ("stats-every", unsigned_value<std::uint64_t>(1), "statistics every K steps (and the last)")
-      ("png", po::value<std::string>(), "PNG of the final state (2D grids)")
-      ("png-scale", po::value<int>()->default_value(1), "pixels per cell in the PNG")
       ("rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")
       ("states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")
       ("vtk", po::value<std::string>(),
@@ -46,19 +48,18 @@ po::options_description run_options() {
       ("restart", po::value<std::string>(),
        "continue from a checkpoint written by a run with the same source, model and parameters; "
        "--steps is the total, counted from the first run's start");
-  d.add(init).add(out);
+  d.add(init).add(out).add(picture_options());
   return d;
 }
 
 struct Outputs {
-  std::string stats, png, rle, states, vtk;
-  int png_scale = 1;
+  std::string stats, rle, states, vtk;
+  PictureOptions pictures;
 };
 
 // Contradictions and unwritable paths are found before any work is done.
 void check_outputs(const Outputs& o, const Source& source) {
   const bool grid2d = source.grid && source.grid->dims == 2;
-  if (!o.png.empty() && !grid2d) throw Error("--png needs a 2D grid source");
   if (!o.rle.empty() && !grid2d) throw Error("--rle needs a 2D grid source");
   if (!o.rle.empty()) {
     // Golly's bounded grids are tori (:T) and planes of dead cells (:P); nothing else.
@@ -66,15 +67,17 @@ void check_outputs(const Outputs& o, const Source& source) {
     if (b.kind == BoundaryKind::reflective || (b.kind == BoundaryKind::fixed && b.value != 0))
       throw Error("--rle: Golly has no grid with this boundary (only periodic and fixed:0)");
   }
-  if (o.png_scale < 1 || o.png_scale > 64) throw Error("--png-scale must be from 1 to 64");
-  for (const std::string& path : {o.png, o.rle, o.states})
+  for (const std::string& path : {o.rle, o.states})
     if (!path.empty()) AtomicFile probe(path);  // opens (and removes) the temporary, or throws
+  check_pictures(o.pictures, source);
 }
 
 std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Source& source,
                                           std::uint64_t seed) {
-  const int given = int(vm.count("fill")) + int(vm.count("states")) + int(source.pattern.has_value());
-  if (given > 1) throw Error("choose one initial state: --fill, --states or --pattern");
+  const bool fill_count = !vm["fill-count"].defaulted();
+  const int given = int(vm.count("fill")) + int(vm.count("states")) + int(source.pattern.has_value()) +
+                    int(fill_count) + int(vm.count("cells"));
+  if (given > 1) throw Error("choose one initial state: --fill, --fill-count, --cells, --states or --pattern");
   const std::uint32_t n = source.graph.num_vertices();
   if (source.pattern) {
     std::uint64_t dropped = 0;
@@ -84,6 +87,8 @@ std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Sou
   }
   if (vm.count("states")) return read_state_file(vm["states"].as<std::string>(), n);
   if (vm.count("fill")) return random_fill(n, vm["fill"].as<double>(), seed);
+  if (fill_count) return random_fill_count(n, get_unsigned<std::uint64_t>(vm, "fill-count"), seed);
+  if (vm.count("cells")) return listed_cells(n, vm["cells"].as<std::string>());
   return std::vector<std::uint32_t>(n, 0);
 }
 
@@ -119,13 +124,19 @@ VtkSeries vtk_series(const std::string& base, const Source& source) {
   throw Error("--vtk needs a grid, a mesh with coordinates, or a graph with coordinates");
 }
 
-std::vector<StatsWriter::Value> as_values(const std::vector<std::uint64_t>& counts) {
-  return {counts.begin(), counts.end()};
+// One statistics row: the population per state, then the model's observables.
+std::vector<StatsWriter::Value> stats_values(const Simulation& sim) {
+  const std::vector<std::uint64_t> counts = sim.census();
+  std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
+  for (double x : sim.observables()) values.emplace_back(x);
+  return values;
 }
 
-std::vector<std::string> state_columns(std::uint32_t num_states) {
+std::vector<std::string> stats_columns(const Simulation& sim, const models::ModelInfo& model) {
   std::vector<std::string> names;
-  for (std::uint32_t s = 0; s < std::max(1u, num_states); ++s) names.push_back("state_" + std::to_string(s));
+  for (std::uint32_t s = 0; s < std::max(1u, sim.num_states()); ++s)
+    names.push_back(s < model.state_names.size() ? model.state_names[s] : "state_" + std::to_string(s));
+  for (const std::string& name : sim.observable_names()) names.push_back(name);
   return names;
 }
 
@@ -137,12 +148,11 @@ int run_command(const Args& args) {
 
   Outputs outputs;
   if (vm.count("stats")) outputs.stats = vm["stats"].as<std::string>();
-  if (vm.count("png")) outputs.png = vm["png"].as<std::string>();
   if (vm.count("rle")) outputs.rle = vm["rle"].as<std::string>();
   if (vm.count("states-out")) outputs.states = vm["states-out"].as<std::string>();
   if (vm.count("vtk")) outputs.vtk = vm["vtk"].as<std::string>();
   const std::uint64_t vtk_every = get_unsigned<std::uint64_t>(vm, "vtk-every");
-  outputs.png_scale = vm["png-scale"].as<int>();
+  outputs.pictures = picture_options_from(vm);
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
@@ -155,13 +165,17 @@ int run_command(const Args& args) {
     params["rule"] = source.pattern->rule;
 
   SimulationOptions options = simulation_options(vm);
+  options.update = update_rule(vm, model);
   if (source.grid) options.boundary_value = source.grid->boundary.value;
   auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
-  const std::string identity_params = parameters_text(model, params);
+  // A restart must also update the same way (sync runs keep the plain text of older checkpoints).
+  const std::string identity_params =
+      parameters_text(model, params) +
+      (options.update.mode == UpdateMode::synchronous ? "" : ";update=" + update_rule_text(options.update));
   std::optional<Checkpoint> restart;
   if (vm.count("restart")) {
-    if (vm.count("fill") || vm.count("states") || source.pattern)
-      throw Error("--restart continues a run: it takes no --fill, --states or --pattern");
+    if (vm.count("fill") || !vm["fill-count"].defaulted() || vm.count("cells") || vm.count("states") || source.pattern)
+      throw Error("--restart continues a run: it takes no initial state (--fill, --fill-count, --cells, --states, --pattern)");
     restart = read_checkpoint(vm["restart"].as<std::string>());
     check_restart(*restart, vm["restart"].as<std::string>(), model.name, identity_params, source, options,
                   vm["seed"].defaulted());
@@ -180,16 +194,21 @@ int run_command(const Args& args) {
 
   std::unique_ptr<StatsWriter> stats;
   if (!outputs.stats.empty()) {
-    stats = std::make_unique<StatsWriter>(outputs.stats, state_columns(sim->num_states()));
-    stats->row(sim->step(), as_values(sim->census()));
+    stats = std::make_unique<StatsWriter>(outputs.stats, stats_columns(*sim, model));
+    stats->row(sim->step(), stats_values(*sim));
   }
   std::optional<VtkSeries> vtk;
   if (!outputs.vtk.empty()) {
     vtk = vtk_series(outputs.vtk, source);
     vtk->write(sim->step(), sim->states());
   }
-  Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
   const std::uint64_t first_step = sim->step();  // after a restart, the checkpoint's step
+  std::optional<Pictures> pictures;
+  if (outputs.pictures.any()) {
+    pictures.emplace(outputs.pictures, source, sim->num_states(), first_step, steps);
+    if (pictures->wants(first_step)) pictures->snapshot(first_step, sim->states());
+  }
+  Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
   const auto start = std::chrono::steady_clock::now();
   // Stop at every statistics row and checkpoint; otherwise run long chunks (the GPU backend
   // replays captured graphs of many steps).
@@ -198,10 +217,17 @@ int run_command(const Args& args) {
     std::uint64_t stop = std::min(steps, next_multiple(stats ? every : 256));
     if (checkpoint_every) stop = std::min(stop, next_multiple(checkpoint_every));
     if (vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
+    if (pictures && pictures->every()) stop = std::min(stop, next_multiple(pictures->every()));
     sim->advance(stop - sim->step());
-    if (stats && (sim->step() % every == 0 || sim->step() == steps)) stats->row(sim->step(), as_values(sim->census()));
+    if (stats && (sim->step() % every == 0 || sim->step() == steps)) stats->row(sim->step(), stats_values(*sim));
     if (checkpoint_every && sim->step() % checkpoint_every == 0 && sim->step() < steps) save_checkpoint();
-    if (vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) vtk->write(sim->step(), sim->states());
+    const bool vtk_due = vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps);
+    const bool picture_due = pictures && pictures->wants(sim->step());
+    if (vtk_due || picture_due) {
+      const std::vector<std::uint32_t> states = sim->states();
+      if (vtk_due) vtk->write(sim->step(), states);
+      if (picture_due) pictures->snapshot(sim->step(), states);
+    }
     progress.update(sim->step());
   }
   if (!checkpoint_path.empty()) save_checkpoint();
@@ -210,11 +236,9 @@ int run_command(const Args& args) {
 
   if (stats) stats->finish();
   if (vtk) vtk->finish();
-  if (!outputs.png.empty() || !outputs.rle.empty() || !outputs.states.empty()) {
+  if (pictures || !outputs.rle.empty() || !outputs.states.empty()) {
     const std::vector<std::uint32_t> final_states = sim->states();
-    if (!outputs.png.empty())
-      write_grid_png(outputs.png, final_states, source.grid->size[0], source.grid->size[1],
-                     sim->num_states(), outputs.png_scale);
+    if (pictures) pictures->finish(final_states);
     if (!outputs.rle.empty()) {
       AtomicFile file(outputs.rle);
       write_rle(file.stream(), final_states, *source.grid, model.rule_text ? model.rule_text(params) : "",

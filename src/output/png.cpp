@@ -4,7 +4,6 @@
 #include <zlib.h>
 
 #include <cerrno>
-#include <cmath>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +12,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/palette.hpp"
 
 namespace cellgraph {
 namespace {
@@ -100,31 +100,6 @@ void read_from_stream(png_structp png, png_bytep data, std::size_t length) {
     png_error(png, "unexpected end of file");
 }
 
-// ---- colours ------------------------------------------------------------------------
-
-struct Rgb {
-  std::uint8_t r, g, b;
-};
-
-constexpr Rgb kDead{0, 0, 0}, kAlive{255, 255, 255};
-constexpr Rgb kDyingFirst{255, 160, 0}, kDyingLast{96, 0, 0};
-constexpr Rgb kInvalid{255, 0, 255};  // loud, so that out-of-range states are seen
-
-std::uint8_t mix(std::uint8_t from, std::uint8_t to, double t) {
-  return static_cast<std::uint8_t>(std::lround(from + (to - from) * t));
-}
-
-// Generations dying states 2..num_states-1 fade linearly from kDyingFirst to kDyingLast.
-Rgb cell_colour(std::uint32_t state, std::uint32_t num_states) {
-  if (state >= num_states) return kInvalid;
-  if (state <= 1) return state == 0 ? kDead : kAlive;
-  const std::uint32_t last_dying = num_states - 1;
-  if (last_dying == 2) return kDyingFirst;
-  const double t = double(state - 2) / double(last_dying - 2);
-  return {mix(kDyingFirst.r, kDyingLast.r, t), mix(kDyingFirst.g, kDyingLast.g, t),
-          mix(kDyingFirst.b, kDyingLast.b, t)};
-}
-
 // ---- writing -------------------------------------------------------------------------
 
 struct Grid {
@@ -152,7 +127,7 @@ void check_grid(const std::string& path, const Grid& grid) {
 // One image row for grid row `y`: each cell repeated `scale` times.
 void fill_row(const Grid& grid, std::int64_t y, png_bytep row) {
   for (std::uint32_t state : grid.states.subspan(std::size_t(y * grid.width), grid.width)) {
-    const Rgb colour = cell_colour(state, grid.num_states);
+    const Rgb colour = state_colour(state, grid.num_states);
     for (int repeat = 0; repeat < grid.scale; ++repeat) {
       *row++ = colour.r;
       *row++ = colour.g;
@@ -172,6 +147,20 @@ void encode(png_structp png, png_infop info, const Grid& grid, png_bytep row) {
     fill_row(grid, y, row);
     for (int repeat = 0; repeat < grid.scale; ++repeat) png_write_row(png, row);
   }
+  png_write_end(png, info);
+}
+
+// A palette image: one byte per pixel, the palette as PLTE.
+void encode_indexed(png_structp png, png_infop info, const IndexedImage& image,
+                    const std::vector<png_color>& palette) {
+  png_set_IHDR(png, info, png_uint_32(image.width), png_uint_32(image.height), 8,
+               PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_PLTE(png, info, palette.data(), int(palette.size()));
+  png_set_compression_level(png, Z_BEST_SPEED);
+  png_write_info(png, info);
+  for (std::int64_t y = 0; y < image.height; ++y)
+    png_write_row(png, &image.pixels[std::size_t(y * image.width)]);
   png_write_end(png, info);
 }
 
@@ -211,6 +200,25 @@ void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& s
   png_set_write_fn(session.png(), &file.stream(), write_to_stream, flush_stream);
   session.run("cannot write " + path,
               [&] { encode(session.png(), session.info(), grid, row.data()); });
+  file.commit();
+}
+
+void write_indexed_png(const std::string& path, const IndexedImage& image,
+                       const std::vector<Rgb>& colours) {
+  auto reject = [&](const std::string& why) { throw Error("cannot write " + path + ": " + why); };
+  if (image.width < 1 || image.height < 1) reject("the image is empty");
+  if (std::uint64_t(image.width) * std::uint64_t(image.height) > kMaxPixels) reject("the image exceeds 2^31 pixels");
+  if (image.pixels.size() != std::size_t(image.width * image.height)) reject("pixel count does not match the size");
+  if (colours.empty() || colours.size() > 256) reject("a palette holds 1 to 256 colours");
+  for (std::uint8_t index : image.pixels)
+    if (index >= colours.size()) reject("pixel index " + std::to_string(index) + " is outside the palette");
+  std::vector<png_color> palette;
+  for (const Rgb& c : colours) palette.push_back({c.r, c.g, c.b});
+  AtomicFile file(path);
+  PngSession session(PngMode::write);
+  png_set_write_fn(session.png(), &file.stream(), write_to_stream, flush_stream);
+  session.run("cannot write " + path,
+              [&] { encode_indexed(session.png(), session.info(), image, palette); });
   file.commit();
 }
 

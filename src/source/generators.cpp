@@ -99,9 +99,22 @@ Graph rmat_graph(int scale, int edge_factor, std::uint64_t seed) {
   return graph_from_edges(n, edges);
 }
 
+Graph erdos_renyi_graph(std::uint32_t n, double mean_degree, std::uint64_t seed) {
+  if (n < 2 || !(mean_degree > 0) || mean_degree > 1000 || mean_degree >= n - 1)
+    throw Error("er: need n >= 2 and a mean degree in (0, min(1000, n - 1))");
+  const std::uint64_t m = std::uint64_t(std::llround(mean_degree * n / 2));
+  std::vector<std::pair<VertexId, VertexId>> edges(m);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < std::int64_t(m); ++e) {
+    CellRandom r(seed, std::uint32_t(e), std::uint32_t(std::uint64_t(e) >> 32), RandomStream::initial_fill);
+    edges[std::size_t(e)] = {r.below(n), r.below(n)};
+  }
+  return graph_from_edges(n, edges);  // drops loops, merges duplicates
+}
+
 Graph generate_graph(const std::string& spec, std::uint64_t seed) {
   const auto bad = [&](const std::string& why) {
-    return Error("bad generator '" + spec + "': " + why + " (rgg:N[:mean_degree] or rmat:SCALE[:edge_factor])");
+    return Error("bad generator '" + spec + "': " + why + " (rgg:N[:mean_degree], rmat:SCALE[:edge_factor] or er:N[:mean_degree])");
   };
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
@@ -117,14 +130,15 @@ Graph generate_graph(const std::string& spec, std::uint64_t seed) {
       throw bad("'" + text + "' is not an integer up to " + std::to_string(max));
     return value;
   };
-  if (parts[0] == "rgg" && (parts.size() == 2 || parts.size() == 3)) {
-    double degree = 6.0;
+  if ((parts[0] == "rgg" || parts[0] == "er") && (parts.size() == 2 || parts.size() == 3)) {
+    double degree = parts[0] == "rgg" ? 6.0 : 4.0;
     if (parts.size() == 3) {
       auto [end, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), degree);
       if (parts[2].empty() || ec != std::errc() || end != parts[2].data() + parts[2].size())
         throw bad("'" + parts[2] + "' is not a number");
     }
-    return random_geometric_graph(std::uint32_t(integer(parts[1], kMaxVertices)), degree, seed);
+    const std::uint32_t n = std::uint32_t(integer(parts[1], kMaxVertices));
+    return parts[0] == "rgg" ? random_geometric_graph(n, degree, seed) : erdos_renyi_graph(n, degree, seed);
   }
   if (parts[0] == "rmat" && (parts.size() == 2 || parts.size() == 3))
     return rmat_graph(int(integer(parts[1], 31)), parts.size() == 3 ? int(integer(parts[2], 1024)) : 16, seed);

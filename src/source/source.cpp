@@ -1,5 +1,8 @@
 #include "cellgraph/source/source.hpp"
 
+#include <algorithm>
+#include <charconv>
+
 #include "cellgraph/error.hpp"
 #include "cellgraph/philox.hpp"
 #include "cellgraph/source/generators.hpp"
@@ -85,6 +88,39 @@ std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double densit
   std::vector<std::uint32_t> states(num_vertices);
   for (std::uint32_t v = 0; v < num_vertices; ++v)
     states[v] = bernoulli(random_words(seed, v, 0, RandomStream::initial_fill).v[0], density);
+  return states;
+}
+
+std::vector<std::uint32_t> random_fill_count(std::uint32_t num_vertices, std::uint64_t count, std::uint64_t seed) {
+  if (count > num_vertices)
+    throw Error("--fill-count " + std::to_string(count) + " is more than the " + std::to_string(num_vertices) +
+                " cells");
+  // The `count` vertices of smallest key; keys are unique (the id breaks ties).
+  std::vector<std::uint64_t> keys(num_vertices);
+  for (std::uint32_t v = 0; v < num_vertices; ++v)
+    keys[v] = (std::uint64_t(random_words(seed, v, 0, RandomStream::initial_fill).v[1]) << 32) | v;
+  std::vector<std::uint32_t> states(num_vertices, 0);
+  if (count == 0) return states;
+  std::nth_element(keys.begin(), keys.begin() + std::ptrdiff_t(count - 1), keys.end());
+  for (std::uint64_t i = 0; i < count; ++i) states[std::uint32_t(keys[i])] = 1;
+  return states;
+}
+
+std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::string& list) {
+  std::vector<std::uint32_t> states(num_vertices, 0);
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    std::uint64_t id = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size())
+      throw Error("--cells: '" + item + "' is not a vertex id (a comma-separated list of ids)");
+    if (id >= num_vertices)
+      throw Error("--cells: vertex " + item + " does not exist (" + std::to_string(num_vertices) + " cells)");
+    states[id] = 1;
+    start = comma + 1;
+  }
   return states;
 }
 

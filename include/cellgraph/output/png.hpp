@@ -1,17 +1,23 @@
-// PNG images of 2D grids through libpng.
+// PNG images through libpng: 2D grids cell by cell, and palette images (quick looks).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "cellgraph/output/palette.hpp"
+
 namespace cellgraph {
 
-// One pixel per cell (row-major, `width` x `height`), scaled up by `scale`. State 0 black,
-// state 1 white, dying states of Generations rules fading from orange to dark red; written
-// atomically. Throws Error on failure.
+// One pixel per cell (row-major, `width` x `height`), scaled up by `scale`, coloured by
+// state_colour (palette.hpp); written atomically. Throws Error on failure.
 void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& states,
                     std::int64_t width, std::int64_t height, std::uint32_t num_states,
                     int scale = 1);
+
+// An 8-bit palette PNG of `image` (indices into `colours`, at most 256), written atomically.
+// Throws Error for an empty image, an index outside the palette, or a failed write.
+void write_indexed_png(const std::string& path, const IndexedImage& image,
+                       const std::vector<Rgb>& colours);
 
 // Reads an 8-bit RGB PNG back (for tests): width, height and rgb bytes.
 struct RgbImage {

@@ -17,7 +17,13 @@ Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t 
 // Heavy-tailed degrees: hubs.
 Graph rmat_graph(int scale, int edge_factor, std::uint64_t seed);
 
-// "rgg:N[:mean_degree]" or "rmat:SCALE[:edge_factor]". Throws Error for anything else.
+// An Erdos-Renyi random graph of n vertices and mean degree c: round(c n / 2) edges between
+// uniformly drawn pairs (loops dropped, the rare duplicates merged), so degrees tend to
+// Poisson(c). Epidemic thresholds and final sizes are known exactly for it.
+Graph erdos_renyi_graph(std::uint32_t n, double mean_degree, std::uint64_t seed);
+
+// "rgg:N[:mean_degree]", "rmat:SCALE[:edge_factor]" or "er:N[:mean_degree]" (default 4).
+// Throws Error for anything else.
 Graph generate_graph(const std::string& spec, std::uint64_t seed);
 
 }  // namespace cellgraph

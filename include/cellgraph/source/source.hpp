@@ -21,7 +21,7 @@ struct SourceSpec {
   std::string graph_file;
   GraphReadOptions graph_options;
   std::string pattern_file;             // 2D grids only
-  std::string generator;                // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]"
+  std::string generator;                // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]", "er:N[:degree]"
   std::string mesh_file;                // Gmsh, METIS .mesh, VTK
   MeshGraphOptions mesh_options;
   std::uint64_t generator_seed = 1;
@@ -42,5 +42,12 @@ Source load_source(const SourceSpec& spec);
 // Random initial state: each vertex live (state 1) with probability `density`, decided by
 // Philox keyed by (seed, user id), so every backend and partitioning starts alike.
 std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double density, std::uint64_t seed);
+
+// Exactly `count` vertices in state 1, chosen at random by the same kind of key (by count:
+// "100 initially infected").
+std::vector<std::uint32_t> random_fill_count(std::uint32_t num_vertices, std::uint64_t count, std::uint64_t seed);
+
+// State 1 at the listed user ids ("0,17,42"), 0 elsewhere. Throws Error naming a bad entry.
+std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::string& list);
 
 }  // namespace cellgraph

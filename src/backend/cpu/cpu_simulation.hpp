@@ -10,6 +10,7 @@
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/state.hpp"
 #include "src/backend/cpu/sweep.hpp"
+#include "src/backend/observables.hpp"
 #include "src/backend/user_order.hpp"
 
 namespace cellgraph {
@@ -26,6 +27,8 @@ class CpuSimulation final : public Simulation {
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
         current_(layout_->state_length()), next_(layout_->state_length()) {
     check_boundary_state(options.boundary_value, model_.num_states());
+    if (options.update.mode == UpdateMode::colored)
+      classes_ = color_classes(*layout_, greedy_coloring(*layout_, options.seed));
     for (HostState<Vars>* buffer : {&current_, &next_})
       buffer->template array<0>()[layout_->boundary_cell()] = Primary(options.boundary_value);
   }
@@ -37,9 +40,13 @@ class CpuSimulation final : public Simulation {
 
   void advance(std::uint64_t steps) override {
     for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
-      cpu::sweep(*layout_, model_, current_.ref(), next_.ref(), options_.seed,
-                 static_cast<std::uint32_t>(step_), threads_);
-      current_.swap(next_);
+      const cpu::StepContext step{options_.seed, static_cast<std::uint32_t>(step_), alpha()};
+      if (options_.update.mode == UpdateMode::colored) {
+        cpu::sweep_colored(*layout_, model_, current_.ref(), classes_, step, threads_);
+      } else {
+        cpu::sweep(*layout_, model_, current_.ref(), next_.ref(), step, threads_);
+        current_.swap(next_);
+      }
     }
   }
 
@@ -48,7 +55,7 @@ class CpuSimulation final : public Simulation {
     std::vector<std::uint64_t> counts(bins, 0);
     const auto& s = current_.template array<0>();
     const std::int64_t n = layout_->num_vertices;
-#pragma omp parallel num_threads(threads_)
+#pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
     {
       std::vector<std::uint64_t> mine(bins, 0);
 #pragma omp for schedule(static) nowait
@@ -65,6 +72,29 @@ class CpuSimulation final : public Simulation {
 
   void set_states(const std::vector<std::uint32_t>& user_order) override {
     from_user_states(*layout_, user_order, model_.num_states(), current_.template array<0>().data());
+  }
+
+  std::vector<std::string> observable_names() const override { return observable_names_of(model_); }
+
+  std::vector<double> observables() const override {
+    if constexpr (HasObservables<Model>::value) {
+      constexpr int K = Model::num_observables;
+      std::int64_t sums[K] = {};
+      const std::int64_t n = layout_->num_vertices;
+      const StateRef<Vars> state = const_cast<HostState<Vars>&>(current_).ref();
+#pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
+      {
+        std::int64_t mine[K] = {};
+#pragma omp for schedule(dynamic, 512) nowait
+        for (std::int64_t v = 0; v < n; ++v)
+          model_.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(*layout_, model_, state, std::uint32_t(v)), mine);
+#pragma omp critical
+        for (int k = 0; k < K; ++k) sums[k] += mine[k];
+      }
+      return model_.observable_values(sums, layout_->num_vertices);
+    } else {
+      return {};
+    }
   }
 
   std::vector<std::vector<std::uint8_t>> export_state() const override {
@@ -85,11 +115,14 @@ class CpuSimulation final : public Simulation {
   }
 
  private:
+  double alpha() const { return options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0; }
+
   Model model_;
   std::shared_ptr<const Layout> layout_;
   SimulationOptions options_;
   int threads_;
   HostState<Vars> current_, next_;
+  ColorClasses classes_;  // colored updates only
   std::uint64_t step_ = 0;
 };
 

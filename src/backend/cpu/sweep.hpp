@@ -1,5 +1,5 @@
-// The CPU reference: one synchronous step over the compiled layout, slice by slice, with the
-// model's own gather/apply. Every GPU kernel is tested against this.
+// The CPU reference: steps over the compiled layout with the model's own gather/apply. Every
+// GPU kernel is tested against this.
 //
 // Fold order is part of the contract, so that models with floating-point folds agree bit for
 // bit: an ordinary vertex gathers its neighbors in list order; a hub is folded as the GPU folds
@@ -11,25 +11,15 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <array>
+#include <cstdint>
 
+#include "cellgraph/coloring.hpp"
 #include "cellgraph/layout.hpp"
 #include "cellgraph/model.hpp"
+#include "cellgraph/update.hpp"
 
 namespace cellgraph::cpu {
-
-// The vertex's neighbor cells in list order: row-major for hubs, column-major otherwise.
-template <class Visit>
-void for_each_neighbor(const Layout& L, std::uint32_t slice, std::uint32_t v, Visit visit) {
-  const std::uint32_t* nb = L.neighbors.data();
-  if (slice < L.num_hub_slices) {
-    for (std::uint64_t at = L.hub_row_begin[v], k = 0; k < L.degree[v]; ++at, ++k) visit(nb[at], k);
-  } else {
-    const std::uint64_t column = L.slice_begin[slice] + (v - slice * kSliceWidth);
-    for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(nb[column + std::uint64_t(k) * kSliceWidth], k);
-  }
-}
 
 template <class Model>
 typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
@@ -50,34 +40,57 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
   return total;
 }
 
+// Vertex v's neighbors folded in the contract's order.
 template <class Model>
-typename Model::Acc fold_ordinary(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
-                                  std::uint32_t slice, std::uint32_t v) {
-  using Vars = typename Model::Vars;
+typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
+                         std::uint32_t v) {
+  if (v < L.num_hub_vertices()) return fold_hub(L, model, current, v);
   typename Model::Acc acc = model.init();
-  for_each_neighbor(L, slice, v, [&](std::uint32_t cell, std::uint32_t slot) {
-    model.gather(acc, CellRead<Vars>{current, cell}, slot);
+  for_each_neighbor(L, v, [&](std::uint32_t cell, std::uint32_t slot) {
+    model.gather(acc, CellRead<typename Model::Vars>{current, cell}, slot);
   });
   return acc;
 }
 
+// Fewer vertices than this are updated by one thread: forking costs more than it saves.
+inline constexpr std::int64_t kParallelMinimum = 8192;
+
+struct StepContext {
+  std::uint64_t seed;
+  std::uint32_t step;
+  double alpha;  // < 1: alpha-asynchronous
+};
+
+// One vertex's update from `current` into `next` (the same buffer for colored updates).
+template <class Model>
+void update_vertex(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
+                   StateRef<typename Model::Vars> next, std::uint32_t v, const StepContext& step) {
+  using Vars = typename Model::Vars;
+  const CellRead<Vars> self{current, v};
+  CellWrite<Vars> out{next, v};
+  const std::uint32_t user = L.local_to_user[v];
+  if (!updates_this_step(step.alpha, step.seed, user, step.step)) return keep_cell(self, out);
+  model.apply(self, fold(L, model, current, v), out, CellContext{step.seed, step.step, user, L.degree[v]});
+}
+
+// A synchronous (or alpha-asynchronous) step: every vertex from `current` into `next`.
 template <class Model>
 void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
-           StateRef<typename Model::Vars> next, std::uint64_t seed, std::uint32_t step,
-           int threads) {
-  using Vars = typename Model::Vars;
-  const std::int64_t slices = L.num_slices();
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-  for (std::int64_t s = 0; s < slices; ++s) {
-    const std::uint32_t slice = std::uint32_t(s), first = slice * kSliceWidth;
-    const std::uint32_t last = std::min(L.num_vertices, first + kSliceWidth);
-    for (std::uint32_t v = first; v < last; ++v) {
-      const typename Model::Acc acc = slice < L.num_hub_slices ? fold_hub(L, model, current, v)
-                                                               : fold_ordinary(L, model, current, slice, v);
-      CellWrite<Vars> out{next, v};
-      model.apply(CellRead<Vars>{current, v}, acc, out,
-                  CellContext{seed, step, L.local_to_user[v], L.degree[v]});
-    }
+           StateRef<typename Model::Vars> next, const StepContext& step, int threads) {
+  const std::int64_t n = L.num_vertices;
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads) if (n >= kParallelMinimum)
+  for (std::int64_t v = 0; v < n; ++v) update_vertex(L, model, current, next, std::uint32_t(v), step);
+}
+
+// A colored step: the classes one after another, each in place (no two of its vertices are
+// neighbors, so none reads what another writes).
+template <class Model>
+void sweep_colored(const Layout& L, const Model& model, StateRef<typename Model::Vars> state,
+                   const ColorClasses& classes, const StepContext& step, int threads) {
+  for (std::uint32_t c = 0; c < classes.count(); ++c) {
+    const std::int64_t first = classes.begin[c], last = classes.begin[c + 1];
+#pragma omp parallel for schedule(static) num_threads(threads) if (last - first >= kParallelMinimum)
+    for (std::int64_t i = first; i < last; ++i) update_vertex(L, model, state, state, classes.vertices[i], step);
   }
 }
 

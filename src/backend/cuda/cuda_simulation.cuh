@@ -10,10 +10,15 @@
 #include <tuple>
 #include <vector>
 
+#include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
+#include "src/backend/cuda/coloring.cuh"
 #include "src/backend/cuda/device_layout.cuh"
+#include "src/backend/cuda/observe.cuh"
+#include "src/backend/cuda/stream.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
+#include "src/backend/observables.hpp"
 #include "src/backend/user_order.hpp"
 
 namespace cellgraph::cuda {
@@ -51,10 +56,6 @@ class CudaSimulation final : public Simulation {
         step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())),
         census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices) {
     check_boundary_state(options.boundary_value, model_.num_states());
-    CG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    CG_CUDA(cudaStreamCreateWithFlags(&hub_stream_, cudaStreamNonBlocking));
-    CG_CUDA(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
-    CG_CUDA(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
     const Primary boundary = Primary(options.boundary_value);
     for (auto& b : buffer_) b.template array<0>().upload(&boundary, 1, layout_->boundary_cell());
     const std::uint32_t zero = 0;
@@ -64,16 +65,16 @@ class CudaSimulation final : public Simulation {
                                                 census_device_.data(), int(census_bins_) + 1, 0,
                                                 int(census_bins_), census_chunk(0), stream_));
     census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
+    if (colored()) {
+      classes_ = color_classes(*layout_, jones_plassmann(device_, layout_->num_vertices, options.seed));
+      class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
+    }
     // Default-stream work above (memsets, uploads) must be done before stream_ runs.
     CG_CUDA(cudaDeviceSynchronize());
   }
   ~CudaSimulation() override {
     for (cudaGraphExec_t g : graphs_)
       if (g) cudaGraphExecDestroy(g);
-    cudaEventDestroy(fork_);
-    cudaEventDestroy(join_);
-    cudaStreamDestroy(hub_stream_);
-    cudaStreamDestroy(stream_);
   }
 
   std::string backend_name() const override { return "cuda"; }
@@ -90,7 +91,7 @@ class CudaSimulation final : public Simulation {
     if (steps) {
       launch_steps(std::uint32_t(steps));
       step_ += steps;
-      if (steps % 2) parity_ ^= 1;
+      if (steps % 2 && !colored()) parity_ ^= 1;
     }
     CG_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -124,6 +125,29 @@ class CudaSimulation final : public Simulation {
   void set_states(const std::vector<std::uint32_t>& user_order) override {
     from_user_states(*layout_, user_order, model_.num_states(), states_host_.data());
     upload(states_host_.data(), current().template array<0>(), layout_->num_vertices);
+  }
+
+  std::vector<std::string> observable_names() const override { return observable_names_of(model_); }
+
+  std::vector<double> observables() const override {
+    if constexpr (HasObservables<Model>::value) {
+      constexpr int K = Model::num_observables;
+      DeviceArray<unsigned long long> sums(kObservableCopies * K);
+      CG_CUDA(cudaMemsetAsync(sums.data(), 0, sums.size() * sizeof(unsigned long long), stream_));
+      const LayoutView& L = device_.view();
+      const std::uint32_t hubs = L.num_hub_vertices;
+      launch_sweep(model_, L, current().ref(), VertexRange{0, L.num_giant_hubs},
+                   VertexRange{L.num_giant_hubs, hubs - L.num_giant_hubs}, VertexRange{hubs, L.num_vertices - hubs},
+                   AddObservables<Model>{sums.data()}, stream_, stream_);
+      CG_CUDA_LAUNCHED();
+      std::vector<unsigned long long> copies(sums.size());
+      download(sums, copies.data(), copies.size());
+      std::int64_t total[K] = {};
+      for (std::size_t i = 0; i < copies.size(); ++i) total[i % K] += static_cast<std::int64_t>(copies[i]);
+      return model_.observable_values(total, layout_->num_vertices);
+    } else {
+      return {};
+    }
   }
 
   std::vector<std::vector<std::uint8_t>> export_state() const override {
@@ -171,38 +195,50 @@ class CudaSimulation final : public Simulation {
     return int(std::min<std::uint64_t>(kCensusChunk, layout_->num_vertices - std::min<std::uint64_t>(first, layout_->num_vertices)));
   }
 
+  bool colored() const { return options_.update.mode == UpdateMode::colored; }
+
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
-  // Hubs run on a second stream beside the ordinary slices (they write disjoint cells), joined
-  // by events each step; the same fork and join is captured into the graphs.
+  // Synchronous: hubs run on a second stream beside the ordinary slices (they write disjoint
+  // cells), joined by events each step; the same fork and join is captured into the graphs.
+  // Colored: the classes one after another on one stream, in place.
   void launch_steps(std::uint32_t steps) {
     const LayoutView& L = device_.view();
-    const std::uint32_t ordinary_threads = (L.num_slices - L.num_hub_slices) * 32;
-    const std::uint32_t hub_threads = (L.num_hub_vertices - L.num_giant_hubs) * 32;
+    const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
     int parity = parity_;
-    for (std::uint32_t s = 0; s < steps; ++s, parity ^= 1) {
-      const StepParams p{options_.seed, step_counter_.data(), s};
-      const StateRef<Vars> from = buffer_[parity].ref(), to = buffer_[parity ^ 1].ref();
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      const StepParams p{options_.seed, step_counter_.data(), s, alpha};
+      const StateRef<Vars> from = buffer_[parity].ref();
+      if (colored()) {
+        for (std::uint32_t c = 0; c < classes_.count(); ++c) {
+          const std::uint32_t* ids = class_vertices_.data();
+          const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c],
+                              hub_end = classes_.hub_end[c], end = classes_.begin[c + 1];
+          launch_sweep(model_, L, from, VertexList{ids + begin, giant_end - begin},
+                       VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
+                       ApplyStep<Model>{from, p}, stream_, stream_);
+          CG_CUDA_LAUNCHED();
+        }
+        continue;
+      }
       const bool hubs = L.num_hub_vertices > 0;
       if (hubs) {
         CG_CUDA(cudaEventRecord(fork_, stream_));
         CG_CUDA(cudaStreamWaitEvent(hub_stream_, fork_));
-        if (L.num_giant_hubs)
-          sweep_giant_hub_kernel<Model><<<L.num_giant_hubs, kGiantHubThreads, 0, hub_stream_>>>(model_, L, from, to, p);
-        if (hub_threads)
-          sweep_hub_kernel<Model><<<blocks(hub_threads), kSweepBlockThreads, 0, hub_stream_>>>(model_, L, from, to, p);
-        CG_CUDA_LAUNCHED();
-        CG_CUDA(cudaEventRecord(join_, hub_stream_));
       }
-      if (ordinary_threads)
-        sweep_ordinary_kernel<Model><<<blocks(ordinary_threads), kSweepBlockThreads, 0, stream_>>>(model_, L, from, to, p);
+      launch_sweep(model_, L, from, VertexRange{0, L.num_giant_hubs},
+                   VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                   VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
+                   ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, stream_, hub_stream_);
       CG_CUDA_LAUNCHED();
-      if (hubs) CG_CUDA(cudaStreamWaitEvent(stream_, join_));
+      if (hubs) {
+        CG_CUDA(cudaEventRecord(join_, hub_stream_));
+        CG_CUDA(cudaStreamWaitEvent(stream_, join_));
+      }
+      parity ^= 1;
     }
     advance_step_counter<<<1, 1, 0, stream_>>>(step_counter_.data(), steps);
     CG_CUDA_LAUNCHED();
   }
-
-  static unsigned blocks(std::uint32_t threads) { return (threads + kSweepBlockThreads - 1) / kSweepBlockThreads; }
 
   // The captured graph of `steps` (even) steps from the current buffer.
   cudaGraphExec_t graph(std::uint32_t steps) {
@@ -235,9 +271,11 @@ class CudaSimulation final : public Simulation {
   mutable DeviceArray<unsigned char> census_temp_;
   PinnedArray<int> census_host_;
   PinnedArray<Primary> states_host_;
-  cudaStream_t stream_ = nullptr, hub_stream_ = nullptr;
-  cudaEvent_t fork_ = nullptr, join_ = nullptr;
+  Stream stream_, hub_stream_;
+  Event fork_, join_;
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
+  ColorClasses classes_;  // colored updates only
+  DeviceArray<std::uint32_t> class_vertices_;
   std::uint64_t step_ = 0;
 };
 

@@ -1,14 +1,18 @@
-// Agents and kernels of one synchronous step over the compiled layout.
-//   ordinary slices: one thread per vertex; the warp walks its 32 column-major lists in
-//                    lockstep, so each neighbor-index load is one coalesced 128-byte line
-//   hub slices:      one warp per vertex, lanes striding its row-major list, then a shuffle
-//                    tree (warp_fold.cuh); giant hubs one block per vertex, the warps' folds
-//                    then combined in warp order (the order cpu::fold_hub reproduces)
-// The step number is read from device memory so that captured CUDA graphs can be replayed.
+// Agents and kernels that walk the compiled layout: each folds a vertex's neighbors and hands
+// the fold to a Finish policy (apply the model for a step, or add to the observables).
+//   ordinary vertices: one thread each; in a synchronous step the warp walks its slice's 32
+//                      column-major lists in lockstep, so each index load is one 128-byte line
+//   hubs:              one warp each, lanes striding the row-major list, then a shuffle tree
+//                      (warp_fold.cuh); giant hubs one block each, the warps' folds then
+//                      combined in warp order (the order cpu::fold_hub reproduces)
+// Which vertices a launch covers is a Cells policy: a range (every vertex of a kind) or a list
+// (one color class). The step number is read from device memory so that captured CUDA graphs
+// can be replayed.
 #pragma once
 #include <cstdint>
 
 #include "cellgraph/model.hpp"
+#include "cellgraph/update.hpp"
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/warp_fold.cuh"
 
@@ -16,40 +20,62 @@ namespace cellgraph::cuda {
 
 inline constexpr int kSweepBlockThreads = 256;
 
+// Vertices first .. first + count - 1.
+struct VertexRange {
+  std::uint32_t first, count;
+  __device__ std::uint32_t operator[](std::uint32_t i) const { return first + i; }
+};
+// count vertices listed at ids (a color class).
+struct VertexList {
+  const std::uint32_t* ids;
+  std::uint32_t count;
+  __device__ std::uint32_t operator[](std::uint32_t i) const { return ids[i]; }
+};
+
 struct StepParams {
   std::uint64_t seed;
   const std::uint32_t* step_counter;  // the step of offset 0
   std::uint32_t step_offset;
+  double alpha;  // < 1: alpha-asynchronous
 };
 
+// Finish policy of a step: the model's apply into `next` (== current for colored updates).
 template <class Model>
-__device__ __forceinline__ void apply_cell(const Model& model, const LayoutView& L,
-                                           StateRef<typename Model::Vars> current,
-                                           StateRef<typename Model::Vars> next, const StepParams& p,
-                                           std::uint32_t v, const typename Model::Acc& acc,
-                                           std::uint32_t degree) {
+struct ApplyStep {
   using Vars = typename Model::Vars;
-  CellWrite<Vars> out{next, v};
-  model.apply(CellRead<Vars>{current, v}, acc, out,
-              CellContext{p.seed, *p.step_counter + p.step_offset, L.local_to_user[v], degree});
-}
+  StateRef<Vars> next;
+  StepParams p;
 
-// Agent for one ordinary vertex: lane `lane` of slice `slice`. Indices are loaded a batch at a
-// time before any state is read, so each thread keeps several loads in flight (a loop that
-// stopped at the first padding entry would wait for each load in turn).
+  __device__ std::uint32_t step() const { return *p.step_counter + p.step_offset; }
+  // Alpha-asynchronous cells that sit this step out are copied before any neighbor is read.
+  __device__ bool skips(const LayoutView& L, std::uint32_t v) const {
+    return p.alpha < 1.0 && !updates_this_step(p.alpha, p.seed, L.local_to_user[v], step());
+  }
+  __device__ void keep(StateRef<Vars> current, std::uint32_t v) const {
+    CellWrite<Vars> out{next, v};
+    keep_cell(CellRead<Vars>{current, v}, out);
+  }
+  __device__ void operator()(const Model& model, const LayoutView& L, StateRef<Vars> current, std::uint32_t v,
+                             const typename Model::Acc& acc, std::uint32_t degree) const {
+    CellWrite<Vars> out{next, v};
+    model.apply(CellRead<Vars>{current, v}, acc, out, CellContext{p.seed, step(), L.local_to_user[v], degree});
+  }
+};
+
+// Agent for one ordinary vertex. Indices are loaded a batch at a time before any state is
+// read, so each thread keeps several loads in flight (a loop that stopped at the first padding
+// entry would wait for each load in turn).
 inline constexpr int kIndexBatch = 8;
 
-template <class Model>
+template <class Model, class Finish>
 __device__ __forceinline__ void sweep_ordinary_vertex(const Model& model, const LayoutView& L,
                                                       StateRef<typename Model::Vars> current,
-                                                      StateRef<typename Model::Vars> next,
-                                                      const StepParams& p, std::uint32_t slice,
-                                                      std::uint32_t lane) {
+                                                      const Finish& finish, std::uint32_t v) {
   using Vars = typename Model::Vars;
-  const std::uint32_t v = slice * 32 + lane;
-  if (v >= L.num_vertices) return;
+  if (finish.skips(L, v)) return finish.keep(current, v);
+  const std::uint32_t slice = v / 32;
   const std::uint32_t width = L.slice_width[slice];
-  const std::uint32_t* column = L.neighbors + L.slice_begin[slice] + lane;
+  const std::uint32_t* column = L.neighbors + L.slice_begin[slice] + v % 32;
   typename Model::Acc acc = model.init();
   std::uint32_t degree = 0;
   for (std::uint32_t k0 = 0; k0 < width; k0 += kIndexBatch) {
@@ -64,16 +90,14 @@ __device__ __forceinline__ void sweep_ordinary_vertex(const Model& model, const 
         ++degree;
       }
   }
-  apply_cell(model, L, current, next, p, v, acc, degree);
+  finish(model, L, current, v, acc, degree);
 }
 
-template <class Model>
+template <class Model, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current,
-                      StateRef<typename Model::Vars> next, StepParams p) {
-  const std::uint32_t thread = blockIdx.x * kSweepBlockThreads + threadIdx.x;
-  const std::uint32_t slice = L.num_hub_slices + thread / 32;
-  if (slice < L.num_slices) sweep_ordinary_vertex(model, L, current, next, p, slice, thread % 32);
+sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Cells cells, Finish finish) {
+  const std::uint32_t i = blockIdx.x * kSweepBlockThreads + threadIdx.x;
+  if (i < cells.count) sweep_ordinary_vertex(model, L, current, finish, cells[i]);
 }
 
 // Thread `t` of `threads` folds entries t, t + threads, ... of a row, a batch of loads at a time.
@@ -97,30 +121,37 @@ __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, 
   return acc;
 }
 
-// One warp per hub vertex (after the giant ones).
-template <class Model>
+// One warp per hub vertex.
+template <class Model, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current,
-                 StateRef<typename Model::Vars> next, StepParams p) {
-  const std::uint32_t v = L.num_giant_hubs + (blockIdx.x * kSweepBlockThreads + threadIdx.x) / 32;
+sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Cells cells, Finish finish) {
+  const std::uint32_t i = (blockIdx.x * kSweepBlockThreads + threadIdx.x) / 32;
   const std::uint32_t lane = threadIdx.x % 32;
-  if (v >= L.num_hub_vertices) return;  // whole warps leave together
+  if (i >= cells.count) return;  // whole warps leave together
+  const std::uint32_t v = cells[i];
+  if (finish.skips(L, v)) {  // the same answer in every lane
+    if (lane == 0) finish.keep(current, v);
+    return;
+  }
   const std::uint32_t degree = L.degree[v];
   typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32);
   warp_combine(model, acc);
-  if (lane == 0) apply_cell(model, L, current, next, p, v, acc, degree);
+  if (lane == 0) finish(model, L, current, v, acc, degree);
 }
 
 // One block of kGiantHubThreads per giant hub.
-template <class Model>
+template <class Model, class Cells, class Finish>
 __global__ void __launch_bounds__(kGiantHubThreads)
-sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current,
-                       StateRef<typename Model::Vars> next, StepParams p) {
+sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Cells cells, Finish finish) {
   using Acc = typename Model::Acc;
   constexpr int kWarps = kGiantHubThreads / 32;
   __shared__ alignas(16) unsigned char partial_bytes[kWarps * sizeof(Acc)];
   Acc* partial = reinterpret_cast<Acc*>(partial_bytes);
-  const std::uint32_t v = blockIdx.x;
+  const std::uint32_t v = cells[blockIdx.x];
+  if (finish.skips(L, v)) {
+    if (threadIdx.x == 0) finish.keep(current, v);
+    return;
+  }
   const std::uint32_t degree = L.degree[v];
   Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads);
   warp_combine(model, acc);
@@ -134,8 +165,23 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
       memcpy(&other, &partial[w], sizeof(Acc));
       model.combine(total, other);
     }
-    apply_cell(model, L, current, next, p, v, total, degree);
+    finish(model, L, current, v, total, degree);
   }
+}
+
+// Dispatch: the three kernels over one set of vertices, split by kind (giant hubs, hubs,
+// ordinary), on one stream each (hub_stream may equal stream).
+template <class Model, class Cells, class Finish>
+void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current, Cells giants,
+                  Cells hubs, Cells ordinary, const Finish& finish, cudaStream_t stream, cudaStream_t hub_stream) {
+  auto blocks = [](std::uint64_t threads) { return unsigned((threads + kSweepBlockThreads - 1) / kSweepBlockThreads); };
+  if (giants.count)
+    sweep_giant_hub_kernel<<<giants.count, kGiantHubThreads, 0, hub_stream>>>(model, L, current, giants, finish);
+  if (hubs.count)
+    sweep_hub_kernel<<<blocks(std::uint64_t(hubs.count) * 32), kSweepBlockThreads, 0, hub_stream>>>(model, L, current,
+                                                                                                    hubs, finish);
+  if (ordinary.count)
+    sweep_ordinary_kernel<<<blocks(ordinary.count), kSweepBlockThreads, 0, stream>>>(model, L, current, ordinary, finish);
 }
 
 __global__ void advance_step_counter(std::uint32_t* counter, std::uint32_t steps);

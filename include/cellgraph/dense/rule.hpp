@@ -1,0 +1,38 @@
+// The rules the dense grid kernels run, written once for the CPU and the GPU (CG_HD).
+// LifeRule is models::LifeLike's apply() on a bare (state, live count) pair; the test suite
+// checks the two agree for every state and count, so the graph engine stays the reference.
+#pragma once
+#include <cstdint>
+
+#include "cellgraph/hd.hpp"
+
+namespace cellgraph::dense {
+
+// Life-like and Generations rules: state 1 is live, 2 .. states-1 are dying, only state 1
+// counts as a live neighbor.
+struct LifeRule {
+  std::uint64_t birth = 0;    // bit c: a dead cell with c live neighbors is born
+  std::uint64_t survive = 0;  // bit c: a live cell with c live neighbors survives
+  std::uint32_t states = 2;
+
+  CG_HD std::uint8_t next(std::uint8_t state, std::uint32_t live) const {
+    const std::uint64_t count_bit = live < 64 ? std::uint64_t(1) << live : 0;
+    if (state == 0) return (birth & count_bit) ? 1 : 0;
+    if (state == 1) return (survive & count_bit) ? 1 : (states > 2 ? 2 : 0);
+    return state + 1u < states ? std::uint8_t(state + 1) : 0;
+  }
+  bool two_state() const { return states == 2; }
+  bool is_conway() const { return states == 2 && birth == (1u << 3) && survive == ((1u << 2) | (1u << 3)); }
+};
+
+// Wolfram's elementary automata (rules 0-255) on a 1D row of 0/1 cells: bit 4l + 2c + r of
+// the rule number is the next state of a cell c between l and r.
+struct ElementaryRule {
+  std::uint8_t number = 30;
+
+  CG_HD std::uint8_t next(std::uint8_t left, std::uint8_t centre, std::uint8_t right) const {
+    return (number >> (4 * left + 2 * centre + right)) & 1u;
+  }
+};
+
+}  // namespace cellgraph::dense

@@ -1,0 +1,36 @@
+// The Drossel-Schwabl forest fire: a burning cell burns out (empty), a tree catches fire when
+// a neighbor burns or, with probability f, from lightning, and an empty cell grows a tree with
+// probability p.
+#pragma once
+#include <cstdint>
+
+#include "cellgraph/model.hpp"
+
+namespace cellgraph::models {
+
+struct ForestFire {
+  using Vars = Variables<std::uint8_t>;
+  using Acc = std::uint32_t;  // burning neighbors
+  static constexpr std::uint8_t kEmpty = 0, kTree = 1, kBurning = 2;
+
+  double growth = 0.01;      // p
+  double lightning = 1e-5;   // f
+
+  std::uint32_t num_states() const { return 3; }
+
+  CG_HD Acc init() const { return 0; }
+  CG_HD void gather(Acc& burning, const CellRead<Vars>& neighbor, std::uint32_t) const {
+    burning += get<0>(neighbor) == kBurning;
+  }
+  CG_HD void combine(Acc& burning, const Acc& more) const { burning += more; }
+  CG_HD void apply(const CellRead<Vars>& self, const Acc& burning, CellWrite<Vars>& out,
+                   const CellContext& context) const {
+    const std::uint8_t state = get<0>(self);
+    std::uint8_t next = kEmpty;
+    if (state == kTree) next = burning || context.random().bernoulli(lightning) ? kBurning : kTree;
+    else if (state == kEmpty) next = context.random().bernoulli(growth) ? kTree : kEmpty;
+    set<0>(out, next);
+  }
+};
+
+}  // namespace cellgraph::models

@@ -1,0 +1,57 @@
+// The Ising model on any graph: spins s = +-1 (state 1 up, 0 down), energy
+// E = -J sum_<ij> s_i s_j - h sum_i s_i. A cell proposes to flip its spin, which changes the
+// energy by dE = 2 s (J sum_j s_j + h), and accepts with probability min(1, e^(-dE/T))
+// (Metropolis) or 1 / (1 + e^(dE/T)) (Glauber). Run it with colored updates (the default
+// for this model): synchronous flips of neighbors do not sample the Boltzmann distribution.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cellgraph/exact_math.hpp"
+#include "cellgraph/model.hpp"
+
+namespace cellgraph::models {
+
+struct Ising {
+  using Vars = Variables<std::uint8_t>;  // 1: up, 0: down
+  using Acc = std::int32_t;              // sum of the neighbors' spins
+  static constexpr int num_observables = 2;
+
+  double inverse_temperature = 1.0 / 2.0;  // 1 / T (k_B = 1)
+  double coupling = 1.0;                   // J
+  double field = 0.0;                      // h
+  bool glauber = false;                    // false: Metropolis
+
+  std::uint32_t num_states() const { return 2; }
+
+  CG_HD static std::int32_t spin(std::uint8_t state) { return state ? 1 : -1; }
+
+  CG_HD Acc init() const { return 0; }
+  CG_HD void gather(Acc& sum, const CellRead<Vars>& neighbor, std::uint32_t) const { sum += spin(get<0>(neighbor)); }
+  CG_HD void combine(Acc& sum, const Acc& more) const { sum += more; }
+  CG_HD void apply(const CellRead<Vars>& self, const Acc& sum, CellWrite<Vars>& out, const CellContext& context) const {
+    const std::uint8_t state = get<0>(self);
+    const double energy_change = 2.0 * spin(state) * (coupling * sum + field);
+    double accept;
+    if (glauber) accept = 1.0 / (1.0 + portable_exp(energy_change * inverse_temperature));
+    else accept = energy_change <= 0 ? 1.0 : portable_exp(-energy_change * inverse_temperature);
+    const bool flips = accept >= 1.0 || context.random().uniform() < accept;
+    set<0>(out, flips ? std::uint8_t(1 - state) : state);
+  }
+
+  // Integer terms: s_i, and s_i times its neighbors' sum (each bond counted from both ends).
+  CG_HD void observe(const CellRead<Vars>& self, const Acc& sum, std::int64_t* terms) const {
+    const std::int32_t s = spin(get<0>(self));
+    terms[0] += s;
+    terms[1] += std::int64_t(s) * sum;
+  }
+  std::vector<std::string> observable_names() const { return {"magnetization", "energy"}; }
+  // Per site: m = sum s_i / N, e = (-J bonds / 2 - h sum s_i) / N.
+  std::vector<double> observable_values(const std::int64_t* sums, std::uint64_t vertices) const {
+    const double n = double(vertices ? vertices : 1);
+    return {double(sums[0]) / n, (-coupling * double(sums[1]) / 2.0 - field * double(sums[0])) / n};
+  }
+};
+
+}  // namespace cellgraph::models

@@ -1,0 +1,149 @@
+// Agent of the byte GPU kernel on 2D Moore grids: each thread owns a column of 16 cells (one
+// 16-byte load per row) and walks down a strip of rows, keeping the three-cell live sums of
+// the last two rows; live flags and sums are added four cells per 32-bit word (SIMD within a
+// register), the neighbor cells beyond the column come from the next lanes by shuffles. Each
+// cell is read once and written once per step: the kernel is bound by memory bandwidth.
+// The rule is a (state, count) table in shared memory filled from LifeRule::next.
+#pragma once
+#include <cstdint>
+
+#include "cellgraph/dense/boundary.hpp"
+#include "cellgraph/dense/rule.hpp"
+
+namespace cellgraph::dense::cuda {
+
+constexpr int kByteLanes = 16;     // cells per thread
+constexpr int kMaxCount = 9;       // count bytes go up to 8 (9 in the padding)
+constexpr int kRuleTableSize = 256 * (kMaxCount + 1);
+
+struct ByteGridView {
+  const std::uint8_t* in;
+  std::uint8_t* out;
+  std::int64_t width, height;
+  std::int64_t pitch;  // bytes per row, a multiple of 16
+  Edge edge;
+  std::uint8_t outside;  // state of the fixed outside
+};
+
+struct Cells16 {
+  std::uint32_t word[4];
+};
+
+__device__ __forceinline__ std::uint32_t live4(std::uint32_t cells) {
+  return __vcmpeq4(cells, 0x01010101u) & 0x01010101u;  // 1 in each byte whose state is 1
+}
+
+// Fills the block's rule table: entry 10 * state + count.
+__device__ __forceinline__ void fill_rule_table(const LifeRule& rule, std::uint8_t* table) {
+  for (int i = threadIdx.x; i < kRuleTableSize; i += blockDim.x) {
+    const int state = i / (kMaxCount + 1), count = i % (kMaxCount + 1);
+    table[i] = state < int(rule.states) ? rule.next(std::uint8_t(state), std::uint32_t(count)) : 0;
+  }
+}
+
+// One row as this thread sees it: its 16 cells, their live flags with the edge fix-up applied,
+// and the three-cell live sums.
+struct ByteRow {
+  Cells16 cells, live, sums;
+};
+
+// The row standing for y (any integer), or nullptr for the outside of a fixed boundary.
+__device__ __forceinline__ const std::uint8_t* row_cells(const ByteGridView& g, std::int64_t y) {
+  const std::int64_t source = image(y, g.height, g.edge);
+  return source < 0 ? nullptr : g.in + source * g.pitch;
+}
+
+// The memory read of a row, issued a row ahead of its use so that loads stay in flight.
+__device__ __forceinline__ Cells16 fetch_cells(const ByteGridView& g, const std::uint8_t* cells, std::int64_t first) {
+  if (!cells) {
+    const std::uint32_t word = 0x01010101u * g.outside;
+    return {{word, word, word, word}};
+  }
+  if (first >= g.pitch) return {{0, 0, 0, 0}};
+  const uint4 v = __ldg(reinterpret_cast<const uint4*>(cells + first));
+  return {{v.x, v.y, v.z, v.w}};
+}
+
+__device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const std::uint8_t* cells, const Cells16& fetched,
+                                              std::int64_t first) {
+  ByteRow r;
+  r.cells = fetched;
+  const int lane = threadIdx.x & 31;
+  for (int k = 0; k < 4; ++k) r.live.word[k] = live4(r.cells.word[k]);
+  // Live flags of the cells just left and right of the column: from the neighbor lanes.
+  std::uint32_t left_live = __shfl_up_sync(0xFFFFFFFFu, r.live.word[3], 1) >> 24;
+  std::uint32_t right_live = __shfl_down_sync(0xFFFFFFFFu, r.live.word[0], 1) & 1u;
+  if (!cells) {
+    left_live = right_live = g.outside == 1;
+  } else {
+    auto live_at = [&](std::int64_t x) -> std::uint32_t {  // x in [-1, W]
+      const std::int64_t sx = image(x, g.width, g.edge);
+      return sx < 0 ? g.outside == 1 : cells[sx] == 1;
+    };
+    if (lane == 0 && first > 0 && first <= g.pitch) left_live = cells[first - 1] == 1;
+    if (lane == 31 && first + kByteLanes < g.pitch) right_live = cells[first + kByteLanes] == 1;
+    if (first == 0) left_live = live_at(-1);
+    if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) {  // the column of the last cell
+      const std::uint32_t after = live_at(g.width);
+      const int t = int(g.width - first);  // cells of this column in the grid
+      if (t < kByteLanes) {
+        const int k = t / 4, shift = 8 * (t % 4);
+        r.live.word[k] = (r.live.word[k] & ~(0xFFu << shift)) | (after << shift);
+      } else {
+        right_live = after;
+      }
+    }
+  }
+  for (int k = 0; k < 4; ++k) {
+    const std::uint32_t before = k ? r.live.word[k - 1] >> 24 : left_live;
+    const std::uint32_t next = k < 3 ? r.live.word[k + 1] & 1u : right_live;
+    r.sums.word[k] = ((r.live.word[k] << 8) | before) + r.live.word[k] + ((r.live.word[k] >> 8) | (next << 24));
+  }
+  return r;
+}
+
+__device__ __forceinline__ ByteRow load_byte_row(const ByteGridView& g, std::int64_t y, std::int64_t first) {
+  const std::uint8_t* cells = row_cells(g, y);
+  return finish_row(g, cells, fetch_cells(g, cells, first), first);
+}
+
+__device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std::uint8_t* table, std::int64_t column,
+                                               std::int64_t first_row, int rows) {
+  const std::int64_t first = column * kByteLanes;
+  const bool stores = first < g.width;
+  ByteRow above = load_byte_row(g, first_row - 1, first);
+  ByteRow here = load_byte_row(g, first_row, first);
+  const std::uint8_t* ahead_cells = row_cells(g, first_row + 1);
+  Cells16 ahead = fetch_cells(g, ahead_cells, first);  // row y + 1, in flight
+  for (int i = 0; i < rows; ++i) {
+    const std::int64_t y = first_row + i;
+    const std::uint8_t* further_cells = row_cells(g, y + 2);
+    const Cells16 further = i + 1 < rows ? fetch_cells(g, further_cells, first) : Cells16{};
+    const ByteRow below = finish_row(g, ahead_cells, ahead, first);
+    Cells16 next;
+    for (int k = 0; k < 4; ++k) {
+      // Neighbors: the 3x3 sum less the cell itself; at most 8 (9 in padding bytes).
+      const std::uint32_t count = above.sums.word[k] + here.sums.word[k] + below.sums.word[k] - here.live.word[k];
+      std::uint32_t out = 0;
+      for (int b = 0; b < 4; ++b) {
+        const std::uint32_t state = (here.cells.word[k] >> (8 * b)) & 0xFFu, n = (count >> (8 * b)) & 0xFFu;
+        out |= std::uint32_t(table[state * (kMaxCount + 1) + n]) << (8 * b);
+      }
+      next.word[k] = out;
+    }
+    if (stores) {
+      const std::int64_t t = g.width - first;  // keep the row's padding 0
+      if (t < kByteLanes)
+        for (int k = 0; k < 4; ++k)
+          for (int b = 0; b < 4; ++b)
+            if (4 * k + b >= t) next.word[k] &= ~(0xFFu << (8 * b));
+      *reinterpret_cast<uint4*>(g.out + y * g.pitch + first) = make_uint4(next.word[0], next.word[1], next.word[2], next.word[3]);
+    }
+    above = here;
+    here = below;
+    ahead = further;
+    ahead_cells = further_cells;
+  }
+}
+
+}  // namespace cellgraph::dense::cuda

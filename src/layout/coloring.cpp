@@ -1,0 +1,72 @@
+// Greedy coloring in priority order (the reference the GPU's Jones-Plassmann rounds equal),
+// and the color classes the colored sweeps walk.
+#include "cellgraph/coloring.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "cellgraph/error.hpp"
+
+namespace cellgraph {
+
+std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) {
+  const std::uint32_t n = L.num_vertices;
+  std::vector<std::uint64_t> priority(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < std::int64_t(n); ++v) priority[v] = coloring_priority(seed, L.local_to_user[v]);
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return priority[a] > priority[b]; });
+
+  // First fit: the smallest color no neighbor colored before has. taken[c] == v marks color c
+  // as used around v (a stamp, so the array is never cleared).
+  std::vector<std::uint32_t> color(n, kNoColor), taken;
+  for (std::uint32_t v : order) {
+    for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
+      if (u < n && color[u] != kNoColor) {
+        if (color[u] >= taken.size()) taken.resize(color[u] + 1, kNoColor);
+        taken[color[u]] = v;
+      }
+    });
+    std::uint32_t c = 0;
+    while (c < taken.size() && taken[c] == v) ++c;
+    color[v] = c;
+  }
+  return color;
+}
+
+ColorClasses color_classes(const Layout& L, const std::vector<std::uint32_t>& colors) {
+  if (colors.size() != L.num_vertices) throw Error("coloring of " + std::to_string(colors.size()) +
+                                                   " vertices for a layout of " + std::to_string(L.num_vertices));
+  const std::uint32_t count = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
+  ColorClasses classes;
+  classes.begin.assign(count + 1, 0);
+  for (std::uint32_t c : colors) ++classes.begin[c + 1];
+  std::partial_sum(classes.begin.begin(), classes.begin.end(), classes.begin.begin());
+  std::vector<std::uint32_t> at(classes.begin.begin(), classes.begin.end() - 1);
+  classes.vertices.resize(colors.size());
+  classes.giant_end.assign(at.begin(), at.end());
+  classes.hub_end.assign(at.begin(), at.end());
+  for (std::uint32_t v = 0; v < L.num_vertices; ++v) {  // ascending: giants, then hubs, then the rest
+    const std::uint32_t c = colors[v];
+    classes.vertices[at[c]++] = v;
+    if (v < L.num_giant_hubs) classes.giant_end[c] = at[c];
+    if (v < L.num_hub_vertices()) classes.hub_end[c] = at[c];
+  }
+  return classes;
+}
+
+void check_coloring(const Layout& L, const std::vector<std::uint32_t>& colors) {
+  if (colors.size() != L.num_vertices) throw Error("coloring has the wrong length");
+  for (std::uint32_t v = 0; v < L.num_vertices; ++v) {
+    if (colors[v] == kNoColor) throw Error("vertex " + std::to_string(L.local_to_user[v]) + " has no color");
+    for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
+      if (u < L.num_vertices && u != v && colors[u] == colors[v])
+        throw Error("neighbors " + std::to_string(L.local_to_user[v]) + " and " + std::to_string(L.local_to_user[u]) +
+                    " share color " + std::to_string(colors[v]));
+    });
+  }
+}
+
+}  // namespace cellgraph
