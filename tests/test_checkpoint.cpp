@@ -10,6 +10,7 @@
 #include "cellgraph/output/checkpoint.hpp"
 #include "cellgraph/source/generators.hpp"
 #include "cellgraph/source/source.hpp"
+#include "cli_run.hpp"
 #include "models/registry.hpp"
 #include "scratch.hpp"
 
@@ -18,7 +19,7 @@ using namespace cellgraph;
 
 namespace {
 
-int cli(const std::string& args) { return std::system((std::string(CELLGRAPH_CLI) + " " + args + " >/dev/null 2>&1").c_str()); }
+int cli(const std::string& args) { return test::run_cli(args).status; }
 
 }  // namespace
 

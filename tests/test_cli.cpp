@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cellgraph/source/pattern.hpp"
+#include "cli_run.hpp"
 #include "data_path.hpp"
 #include "scratch.hpp"
 
@@ -19,21 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-Result run_cli(const std::string& args) {
-  const std::string command = std::string(CELLGRAPH_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using cellgraph::test::run_cli;
+using Result = cellgraph::test::CommandResult;
 
 }  // namespace
 

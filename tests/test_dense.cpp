@@ -11,6 +11,8 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/source.hpp"
 #include "models/lifelike.hpp"
+#include "cli_run.hpp"
+#include "dense_check.hpp"
 
 using namespace cellgraph;
 using namespace cellgraph::dense;
@@ -26,31 +28,9 @@ GridShape shape2d(std::int64_t w, std::int64_t h, Edge edge, std::uint32_t value
   return s;
 }
 
-// Runs the graph engine and each kernel from the same random start, comparing every chunk.
-void check_against_graph(const GridShape& shape, const std::string& rule_name, std::vector<KernelKind> kinds,
+void check_against_graph(const GridShape& shape, const std::string& rule_name, const std::vector<KernelKind>& kinds,
                          const std::vector<std::uint64_t>& chunks, double density = 0.4) {
-  const LifeRule rule = parse_life_rule(rule_name);
-  auto reference = make_graph_automaton(Device::cpu, shape, rule, 2);
-  reference->fill_random(5, density);
-  std::vector<std::unique_ptr<Automaton>> kernels;
-  for (KernelKind kind : kinds)
-    if (unsupported_reason(kind, shape, rule).empty()) {
-      kernels.push_back(make_life_automaton(kind, Device::cpu, shape, rule, {2}));
-      kernels.back()->fill_random(5, density);
-      REQUIRE(kernels.back()->hash() == reference->hash());
-    }
-  for (std::uint64_t steps : chunks) {
-    reference->advance(steps);
-    for (auto& k : kernels) {
-      k->advance(steps);
-      INFO(k->name(), ", rule ", rule_name, ", ", shape.size[0], "x", shape.size[1], "x", shape.size[2],
-           ", edge ", int(shape.edge), ":", shape.edge_value, ", step ", reference->step());
-      const auto mismatch = first_mismatch(*reference, *k);
-      CHECK_MESSAGE(!mismatch, (mismatch ? mismatch->describe() : ""));
-      CHECK(k->hash() == reference->hash());
-      CHECK(k->population() == reference->population());
-    }
-  }
+  test::check_kernels_against_graph(Device::cpu, shape, rule_name, kinds, chunks, density, {2});
 }
 
 const std::vector<KernelKind> kBoth = {KernelKind::byte, KernelKind::bitpacked};
@@ -223,36 +203,18 @@ TEST_CASE("dense: what a kernel cannot run is refused with the reason") {
   CHECK_THROWS_AS(k->set_states(std::vector<std::uint8_t>(15, 0)), Error);
 }
 
-namespace {
-
-struct CliResult {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-CliResult run_cellgraph(const std::string& args) {
-  FILE* pipe = popen((std::string(CELLGRAPH_CLI) + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-}  // namespace
 
 TEST_CASE("dense: cellgraph compare checks every kernel against the graph engine") {
-  auto ok = run_cellgraph("compare --grid 67x45 --boundary reflective --fill 0.5 --steps 30 --check-every 10 --backend cpu");
+  auto ok = cellgraph::test::run_cli("compare --grid 67x45 --boundary reflective --fill 0.5 --steps 30 --check-every 10 --backend cpu");
   CHECK(ok.status == 0);
   CHECK(ok.out.find(", all 3 agree\n") != std::string::npos);
   CHECK(ok.out.find("bitpacked (cpu") != std::string::npos);
-  auto brain = run_cellgraph("compare --grid 40x30 --rule /2/3 --fill 0.3 --steps 5 --backend cpu");
+  auto brain = cellgraph::test::run_cli("compare --grid 40x30 --rule /2/3 --fill 0.3 --steps 5 --backend cpu");
   CHECK(brain.status == 0);
   CHECK(brain.out.find("note: bitpacked: skipped: bit-packed kernels run two-state rules only") != std::string::npos);
   for (const char* bad : {"--grid 8x8 --fill 0.5 --kernels graph,fast", "--grid 8x8", "--grid 8x8 --fill 0.5 --check-every 0",
                           "--grid 8x8 --fill 0.5 --rule W30", "--grid 8x8 --fill 0.5 --boundary reflective --golly"}) {
-    auto r = run_cellgraph(std::string("compare --backend cpu ") + bad);
+    auto r = cellgraph::test::run_cli(std::string("compare --backend cpu ") + bad);
     CHECK_MESSAGE(r.status == 1, bad);
     CHECK(r.out.find("error:") != std::string::npos);
   }

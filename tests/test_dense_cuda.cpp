@@ -4,6 +4,7 @@
 
 #include "cellgraph/dense/automaton.hpp"
 #include "cellgraph/simulation.hpp"
+#include "dense_check.hpp"
 
 using namespace cellgraph;
 using namespace cellgraph::dense;
@@ -23,28 +24,8 @@ GridShape grid_shape(int dims, std::int64_t w, std::int64_t h, std::int64_t d, E
 
 void check_gpu(const GridShape& shape, const std::string& rule_name, const std::vector<std::uint64_t>& chunks,
                double density = 0.4, int generations_per_pass = 16) {
-  const LifeRule rule = parse_life_rule(rule_name);
-  auto reference = make_graph_automaton(Device::cpu, shape, rule);
-  reference->fill_random(7, density);
-  std::vector<std::unique_ptr<Automaton>> kernels;
-  for (KernelKind kind : {KernelKind::byte, KernelKind::bitpacked})
-    if (unsupported_reason(kind, shape, rule).empty()) {
-      kernels.push_back(make_life_automaton(kind, Device::cuda, shape, rule, {0, generations_per_pass}));
-      kernels.back()->fill_random(7, density);
-      REQUIRE(kernels.back()->hash() == reference->hash());
-    }
-  for (std::uint64_t steps : chunks) {
-    reference->advance(steps);
-    for (auto& k : kernels) {
-      k->advance(steps);
-      INFO(k->name(), ", rule ", rule_name, ", ", shape.size[0], "x", shape.size[1], "x", shape.size[2], ", edge ",
-           int(shape.edge), ":", shape.edge_value, ", step ", reference->step());
-      const auto mismatch = first_mismatch(*reference, *k);
-      CHECK_MESSAGE(!mismatch, (mismatch ? mismatch->describe() : ""));
-      CHECK(k->hash() == reference->hash());
-      CHECK(k->population() == reference->population());
-    }
-  }
+  test::check_kernels_against_graph(Device::cuda, shape, rule_name, {KernelKind::byte, KernelKind::bitpacked}, chunks,
+                                    density, {0, generations_per_pass});
 }
 
 }  // namespace

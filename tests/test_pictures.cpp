@@ -23,8 +23,12 @@
 
 using namespace cellgraph;
 
+#include "cli_run.hpp"
 #include "data_path.hpp"
+#include "sample_meshes.hpp"
 #include "scratch.hpp"
+
+using cellgraph::test::two_triangles;
 
 namespace {
 
@@ -58,22 +62,9 @@ bool same_pixels(const RgbImage& a, const RgbImage& b) {
   return a.width == b.width && a.height == b.height && a.rgb == b.rgb;
 }
 
-struct Result {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-Result run_command(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-Result run_cli(const std::string& args) { return run_command(std::string(CELLGRAPH_CLI) + " " + args); }
+using cellgraph::test::run_cli;
+using cellgraph::test::run_command;
+using Result = cellgraph::test::CommandResult;
 
 bool on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
@@ -83,16 +74,6 @@ bool on_path(const std::string& program) {
   return false;
 }
 
-// A unit square cut along its diagonal into two triangles, plus one side as a line element.
-Mesh two_triangles() {
-  Mesh mesh;
-  mesh.nodes = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
-  mesh.element_type = {5, 5, 3};
-  mesh.element_dim = {2, 2, 1};
-  mesh.element_offsets = {0, 3, 6, 8};
-  mesh.element_nodes = {0, 1, 2, 0, 2, 3, 0, 1};
-  return mesh;
-}
 
 Graph points(int dim, const std::vector<double>& coords) {
   Graph g;

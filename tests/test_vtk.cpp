@@ -15,7 +15,10 @@
 namespace fs = std::filesystem;
 using namespace cellgraph;
 
+#include "sample_meshes.hpp"
 #include "scratch.hpp"
+
+using cellgraph::test::two_triangles;
 
 namespace {
 
@@ -36,16 +39,6 @@ Graph bent_path() {
   return g;
 }
 
-// A unit square cut into two triangles, plus one of its sides as a line element.
-Mesh two_triangles() {
-  Mesh mesh;
-  mesh.nodes = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
-  mesh.element_type = {5, 5, 3};
-  mesh.element_dim = {2, 2, 1};
-  mesh.element_offsets = {0, 3, 6, 8};
-  mesh.element_nodes = {0, 1, 2, 0, 2, 3, 0, 1};
-  return mesh;
-}
 
 // The text between the opening tag of DataArray `name` and its closing tag, trimmed.
 std::string array_text(const std::string& xml, const std::string& name) {

@@ -21,10 +21,12 @@ class HostState {
   template <int I>
   const auto& array() const { return std::get<I>(arrays_); }
 
-  StateRef<Vars> ref() {
+  // The arrays' addresses (kernels take them by value; read-only use of a const state).
+  StateRef<Vars> ref() const {
     StateRef<Vars> r{};
     int i = 0;
-    std::apply([&](auto&... a) { ((r.var[i++] = a.data()), ...); }, arrays_);
+    std::apply([&](const auto&... a) { ((r.var[i++] = const_cast<void*>(static_cast<const void*>(a.data()))), ...); },
+               arrays_);
     return r;
   }
   void swap(HostState& o) noexcept {

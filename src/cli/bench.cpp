@@ -72,12 +72,6 @@ std::string compare_states(const std::vector<std::uint32_t>& engine, const std::
   return agree ? "states agree" : "STATES DIFFER (engine vs baseline) at " + mismatch->describe();
 }
 
-std::string num(double x) {
-  std::ostringstream o;
-  o << std::setprecision(3) << x;
-  return o.str();
-}
-
 }  // namespace
 
 int bench_command(const Args& args) {
@@ -111,7 +105,7 @@ int bench_command(const Args& args) {
     if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
     ceiling = cuda::device_copy_bandwidth();
     std::cout << "bench suite " << suite << ", backend cuda on " << cuda::device_name()
-              << "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " << num(ceiling / 1e9)
+              << "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " << three_digits(ceiling / 1e9)
               << " GB/s; model B3/S23, 50% random fill\n";
     baseline_name = "cuSPARSE";
     baseline_line = "baseline: cuSPARSE CSR SpMV (float) for the live counts + one rule kernel per step, the faster "
@@ -122,7 +116,7 @@ int bench_command(const Args& args) {
   } else {
     ceiling = host_copy_bandwidth(threads);
     std::cout << "bench suite " << suite << ", backend cpu, " << threads << " threads; copy bandwidth (read + write) "
-              << num(ceiling / 1e9) << " GB/s; model B3/S23, 50% random fill\n";
+              << three_digits(ceiling / 1e9) << " GB/s; model B3/S23, 50% random fill\n";
     baseline_name = "CSR loop";
     baseline_line = "baseline: plain CSR loop over the graph (the same rule, OpenMP, " + std::to_string(threads) +
                     " threads), from the same start";
@@ -156,23 +150,23 @@ int bench_command(const Args& args) {
 
     const double n = vertices, rate = n / engine.seconds_per_step, bandwidth = rate * engine.bytes_per_update;
     const double base_rate = n / base.seconds_per_step, speedup = base.seconds_per_step / engine.seconds_per_step;
-    const std::string percent = num(100 * bandwidth / ceiling);
-    std::string rate_cell = num(rate), base_cell = num(base_rate);
+    const std::string percent = three_digits(100 * bandwidth / ceiling);
+    std::string rate_cell = three_digits(rate), base_cell = three_digits(base_rate);
     if (c.report_steps_per_s) {
-      rate_cell += " (" + num(1 / engine.seconds_per_step) + " steps/s)";
-      base_cell += " (" + num(1 / base.seconds_per_step) + " steps/s)";
+      rate_cell += " (" + three_digits(1 / engine.seconds_per_step) + " steps/s)";
+      base_cell += " (" + three_digits(1 / base.seconds_per_step) + " steps/s)";
     }
     if (markdown) {
-      std::cout << "| " << c.name << " | " << vertices << " | " << rate_cell << " | " << num(engine.bytes_per_update)
-                << " | " << num(bandwidth / 1e9) << " | " << percent << " | " << base_cell << " | " << num(speedup)
+      std::cout << "| " << c.name << " | " << vertices << " | " << rate_cell << " | " << three_digits(engine.bytes_per_update)
+                << " | " << three_digits(bandwidth / 1e9) << " | " << percent << " | " << base_cell << " | " << three_digits(speedup)
                 << "x |\n";
       checks.push_back(c.name + ": " + check + " after " + std::to_string(c.steps) + " steps (baseline " +
                        base.detail + ")");
     } else {
       std::cout << std::left << std::setw(24) << c.name << std::right << std::setw(10) << vertices << " cells  "
-                << std::setw(9) << rate_cell << " updates/s  " << std::setw(5) << num(engine.bytes_per_update)
-                << " B/update  " << std::setw(6) << num(bandwidth / 1e9) << " GB/s (" << percent << "% of copy)  "
-                << baseline_name << " " << base_cell << " updates/s: x" << num(speedup) << "  " << check << " ["
+                << std::setw(9) << rate_cell << " updates/s  " << std::setw(5) << three_digits(engine.bytes_per_update)
+                << " B/update  " << std::setw(6) << three_digits(bandwidth / 1e9) << " GB/s (" << percent << "% of copy)  "
+                << baseline_name << " " << base_cell << " updates/s: x" << three_digits(speedup) << "  " << check << " ["
                 << base.detail << "]\n";
     }
     std::cout.flush();

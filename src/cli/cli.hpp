@@ -3,6 +3,8 @@
 #pragma once
 #include <boost/program_options.hpp>
 #include <charconv>
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,13 @@ po::typed_value<Unsigned<T>>* unsigned_value(T default_value) {
 template <class T>
 T get_unsigned(const po::variables_map& vm, const char* name) {
   return vm[name].as<Unsigned<T>>().value;
+}
+
+// A figure for a table: three significant digits ("7.12e+10", "0.957").
+inline std::string three_digits(double x) {
+  std::ostringstream o;
+  o << std::setprecision(3) << x;
+  return o.str();
 }
 
 // Option groups shared by the subcommands, and what they turn into.

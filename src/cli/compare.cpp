@@ -251,12 +251,6 @@ GollyRun run_golly(const Case& c, const std::vector<std::uint8_t>& initial, std:
   return run;
 }
 
-std::string num(double x) {
-  std::ostringstream o;
-  o << std::setprecision(3) << x;
-  return o.str();
-}
-
 }  // namespace
 
 int compare_command(const Args& args) {
@@ -295,16 +289,16 @@ int compare_command(const Args& args) {
 #if CELLGRAPH_HAVE_CUDA
     ceiling = cuda::device_copy_bandwidth();
     machine = "cuda on " + cuda::device_name() + "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " +
-              num(ceiling / 1e9) + " GB/s";
+              three_digits(ceiling / 1e9) + " GB/s";
 #endif
   } else {
     ceiling = host_copy_bandwidth(threads);
-    machine = "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " + num(ceiling / 1e9) + " GB/s";
+    machine = "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " + three_digits(ceiling / 1e9) + " GB/s";
   }
   const std::uint64_t cells = c.shape.cell_count();
   std::cout << "compare " << c.rule_name << " on " << vm["grid"].as<std::string>() << " " << vm["neighborhood"].as<std::string>()
             << " " << vm["boundary"].as<std::string>() << " (" << cells << " cells), "
-            << (c.pattern ? "pattern " + vm["pattern"].as<std::string>() : "fill " + num(c.density) + " seed " + std::to_string(c.seed))
+            << (c.pattern ? "pattern " + vm["pattern"].as<std::string>() : "fill " + three_digits(c.density) + " seed " + std::to_string(c.seed))
             << ", " << steps << " steps; " << machine << "\n";
   for (const std::string& note : notes) std::cout << "note: " << note << "\n";
 
@@ -361,14 +355,14 @@ int compare_command(const Args& args) {
     if (e.kind == "graph") graph_rate = rate_of(e);
   if (markdown) std::cout << "\n| kernel | cell updates/s | bytes/update | % of copy | vs graph engine |\n|---|---|---|---|---|\n";
   auto row = [&](const std::string& name, double rate, double bytes) {
-    const std::string percent = bytes > 0 ? num(100 * rate * bytes / ceiling) : "-";
-    const std::string ratio = graph_rate > 0 ? num(rate / graph_rate) + "x" : "-";
+    const std::string percent = bytes > 0 ? three_digits(100 * rate * bytes / ceiling) : "-";
+    const std::string ratio = graph_rate > 0 ? three_digits(rate / graph_rate) + "x" : "-";
     if (markdown)
-      std::cout << "| " << name << " | " << num(rate) << " | " << (bytes > 0 ? num(bytes) : "-") << " | " << percent
+      std::cout << "| " << name << " | " << three_digits(rate) << " | " << (bytes > 0 ? three_digits(bytes) : "-") << " | " << percent
                 << " | " << ratio << " |\n";
     else
-      std::cout << std::left << std::setw(64) << name << std::right << std::setw(10) << num(rate) << " updates/s  "
-                << std::setw(7) << (bytes > 0 ? num(bytes) : "-") << " B/update  " << std::setw(5) << percent
+      std::cout << std::left << std::setw(64) << name << std::right << std::setw(10) << three_digits(rate) << " updates/s  "
+                << std::setw(7) << (bytes > 0 ? three_digits(bytes) : "-") << " B/update  " << std::setw(5) << percent
                 << "% of copy  " << std::setw(7) << ratio << " vs graph engine\n";
   };
   for (const Entry& e : entries) row(e.automaton->name(), rate_of(e), e.automaton->bytes_per_update());

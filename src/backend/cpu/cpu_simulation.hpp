@@ -81,7 +81,7 @@ class CpuSimulation final : public Simulation {
       constexpr int K = Model::num_observables;
       std::int64_t sums[K] = {};
       const std::int64_t n = layout_->num_vertices;
-      const StateRef<Vars> state = const_cast<HostState<Vars>&>(current_).ref();
+      const StateRef<Vars> state = current_.ref();
 #pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
       {
         std::int64_t mine[K] = {};

@@ -54,7 +54,8 @@ class CudaSimulation final : public Simulation {
       : model_(model), layout_(std::move(layout)), options_(options), device_(*layout_),
         buffer_{DeviceState<Vars>(layout_->state_length()), DeviceState<Vars>(layout_->state_length())},
         step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())),
-        census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices) {
+        census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices),
+        observable_sums_(kObservableCopies * observable_count()) {
     check_boundary_state(options.boundary_value, model_.num_states());
     const Primary boundary = Primary(options.boundary_value);
     for (auto& b : buffer_) b.template array<0>().upload(&boundary, 1, layout_->boundary_cell());
@@ -132,7 +133,7 @@ class CudaSimulation final : public Simulation {
   std::vector<double> observables() const override {
     if constexpr (HasObservables<Model>::value) {
       constexpr int K = Model::num_observables;
-      DeviceArray<unsigned long long> sums(kObservableCopies * K);
+      DeviceArray<unsigned long long>& sums = observable_sums_;
       CG_CUDA(cudaMemsetAsync(sums.data(), 0, sums.size() * sizeof(unsigned long long), stream_));
       const LayoutView& L = device_.view();
       const std::uint32_t hubs = L.num_hub_vertices;
@@ -196,6 +197,10 @@ class CudaSimulation final : public Simulation {
   }
 
   bool colored() const { return options_.update.mode == UpdateMode::colored; }
+  static constexpr int observable_count() {
+    if constexpr (HasObservables<Model>::value) return Model::num_observables;
+    else return 0;
+  }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
   // Synchronous: hubs run on a second stream beside the ordinary slices (they write disjoint
@@ -271,6 +276,7 @@ class CudaSimulation final : public Simulation {
   mutable DeviceArray<unsigned char> census_temp_;
   PinnedArray<int> census_host_;
   PinnedArray<Primary> states_host_;
+  mutable DeviceArray<unsigned long long> observable_sums_;  // kObservableCopies x the model's observables
   Stream stream_, hub_stream_;
   Event fork_, join_;
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
