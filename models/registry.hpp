@@ -35,5 +35,6 @@ ModelInfo sir_model_info();
 ModelInfo sis_model_info();
 ModelInfo forest_fire_model_info();
 ModelInfo ising_model_info();
+ModelInfo rule_number_model_info();
 
 }  // namespace cellgraph::models

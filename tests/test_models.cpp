@@ -42,6 +42,7 @@ const Case kCases[] = {
     {"ising", {{"T", "1.5"}, {"dynamics", "glauber"}, {"h", "0.1"}}, "alpha:0.5"},
     {"lifelike", {{"rule", "B3/S23"}, {"p", "0.7"}}, "sync"},
     {"lifelike", {{"rule", "/2/3"}, {"p", "0.9"}}, "colored"},
+    {"rulenumber", {{"kind", "outer"}, {"rule", "224"}}, "alpha:0.5"},
 };
 
 }  // namespace

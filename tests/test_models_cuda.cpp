@@ -80,6 +80,22 @@ TEST_SUITE("gpu") {
       }
   }
 
+  TEST_CASE("gpu: rule numbers, by slot and by sum, equal the CPU bit for bit" * doctest::skip(!cuda_device_available())) {
+    const Graph grid = build_grid_graph(square_grid(61, 43, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
+    const Graph hubs = rmat_graph(13, 16, 9);
+    CompileOptions every_cell_a_hub;  // the slots folded by a warp, merged by combine()
+    every_cell_a_hub.hub_degree = 8;
+    const std::string some_512_bits =  // random bits: every entry of the table matters
+        "0x6694f229359b154881a0d5b3ffc6e35ccfaf00103f584ad4230824d215ceb3a1"
+        "0b3510b0b46ee1da317017a6205738d16018366cf658f7a75ed34fe53a096533";
+    for (const char* update : {"sync", "alpha:0.6", "colored"}) {
+      check_model_identity("rulenumber", {{"kind", "moore"}, {"rule", some_512_bits}}, grid, update);
+      check_model_identity("rulenumber", {{"kind", "moore"}, {"rule", some_512_bits}}, grid, update, every_cell_a_hub);
+      check_model_identity("rulenumber", {{"kind", "outer"}, {"rule", some_512_bits}}, hubs, update, small_hubs());
+      check_model_identity("rulenumber", {{"kind", "totalistic"}, {"rule", "0x1e6"}}, hubs, update, small_hubs());
+    }
+  }
+
   TEST_CASE("gpu: SIR on a large Erdos-Renyi graph" * doctest::skip(!cuda_device_available())) {
     check_model_identity("sir", {{"beta", "0.3"}, {"tau", "2"}}, erdos_renyi_graph(1 << 21, 4, 1), "sync");
   }

@@ -24,6 +24,10 @@ CG_HD inline std::uint64_t coloring_priority(std::uint64_t seed, std::uint32_t u
 // Boundary, null and halo cells are not colored (they are never written during a step).
 std::vector<std::uint32_t> greedy_coloring(const Layout& layout, std::uint64_t seed);
 
+// The same coloring of a whole graph, per user id: a partitioned run colors its part with it,
+// so that every partitioning updates in the same order.
+std::vector<std::uint32_t> greedy_coloring(const Graph& graph, std::uint64_t seed);
+
 // The same coloring computed on the GPU by Jones-Plassmann rounds. Throws Error without CUDA.
 std::vector<std::uint32_t> gpu_coloring(const Layout& layout, std::uint64_t seed);
 

@@ -12,6 +12,10 @@
 // State cells: [0, num_vertices) the updated vertices in layout order, then the halo (cells
 // copied from other parts), then the null cell (always state 0: padding reads it) and the
 // boundary cell (the boundary value).
+//
+// A part of a partitioned graph orders its updated vertices: hub slices, then the ordinary
+// vertices that read no halo cell (updated while the halo is in flight), then, from
+// boundary_begin, those that do. Its halo holds one contiguous range per peer part.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -39,6 +43,15 @@ struct CompileOptions {
   std::uint32_t giant_degree = 0;
 };
 
+// One neighboring part of a partitioned layout: which of our cells it reads (send_cells
+// [send_begin, send_begin + send_count)) and which halo cells hold its cells (from halo_begin).
+// Both sides list the shared cells in ascending user id, so the messages need no ids.
+struct HaloPeer {
+  std::uint32_t part = 0;
+  std::uint32_t send_begin = 0, send_count = 0;
+  std::uint32_t halo_begin = 0, halo_count = 0;  // halo_begin is a cell id (>= num_vertices)
+};
+
 struct Layout {
   std::uint32_t num_vertices = 0;  // updated (owned) vertices
   std::uint32_t num_halo = 0;      // read-only copies of other parts' vertices
@@ -54,7 +67,14 @@ struct Layout {
   std::vector<std::uint32_t> degree;        // per local vertex
   AlignedArray<std::uint32_t> neighbors;    // local cell ids
 
-  std::vector<VertexId> local_to_user;  // num_vertices + num_halo
+  // Ordinary vertices from here on read halo cells (num_vertices when there is no halo).
+  std::uint32_t boundary_begin = 0;
+  std::vector<HaloPeer> peers;              // partitioned layouts only
+  std::vector<std::uint32_t> send_cells;    // local ids, peer by peer
+
+  std::vector<VertexId> local_to_user;  // num_vertices + num_halo: user (global) ids
+  // Local id of the i-th updated vertex in ascending user id: states cross backends in this
+  // order ("user order"; for an unpartitioned layout, i is the user id itself).
   std::vector<std::uint32_t> user_to_local;
 
   std::uint32_t num_slices() const { return static_cast<std::uint32_t>(slice_width.size()); }
@@ -79,6 +99,23 @@ void for_each_neighbor(const Layout& L, std::uint32_t v, Visit&& visit) {
     for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(nb[column + std::uint64_t(k) * kSliceWidth], k);
   }
 }
+
+// Which rows of a graph a layout updates, and which cells it only reads: a part of a
+// partitioned graph. Vertices not in `owned` or `halo` must not be neighbors of owned ones.
+struct CompileRows {
+  std::vector<VertexId> owned;             // user ids, ascending
+  std::vector<std::uint8_t> reads_halo;    // per owned vertex: 1 when a neighbor is in the halo
+  std::vector<VertexId> halo;              // user ids of the halo cells, in halo order
+  std::vector<HaloPeer> peers;             // copied into the layout
+  std::vector<VertexId> send;              // user ids of send_cells, peer by peer
+};
+
+// Compiles the rows of a graph that a part owns. The hub thresholds should be the whole
+// graph's (compile_options_for), so that a vertex is folded alike in every partitioning.
+Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOptions& options);
+
+// The options with automatic hub thresholds replaced by the values compile() picks for `g`.
+CompileOptions compile_options_for(const Graph& g, CompileOptions options);
 
 // Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is
 // a hub when its degree is at least max(256, 16 x the mean degree), a giant hub from

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cellgraph/halo.hpp"
 #include "cellgraph/layout.hpp"
 #include "cellgraph/update.hpp"
 
@@ -19,6 +20,11 @@ struct SimulationOptions {
   std::uint32_t boundary_value = 0;  // the boundary cell's state (fixed boundaries)
   int threads = 0;                   // CPU threads; 0: all
   UpdateRule update;                 // synchronous unless chosen otherwise
+  // Partitioned runs: the layout is one part; its halo comes through this transport, and
+  // colored updates use this coloring of its vertices (the whole graph's, restricted to the
+  // part, so that every partitioning updates alike). Empty: a whole graph, colored here.
+  std::shared_ptr<HaloTransport> halo;
+  std::vector<std::uint32_t> colors;
 };
 
 // True when this build has the CUDA backend and a CUDA device is present.
@@ -46,6 +52,11 @@ class Simulation {
   // for most models.
   virtual std::vector<std::string> observable_names() const = 0;
   virtual std::vector<double> observables() const = 0;
+  // The same in two halves, so that parts can add their sums: the integer sums of the
+  // observe() terms over the updated vertices, and the values of sums over `vertices` cells.
+  virtual std::vector<std::int64_t> observable_sums() const = 0;
+  virtual std::vector<double> observable_values(const std::vector<std::int64_t>& sums,
+                                                std::uint64_t vertices) const = 0;
 
   // Everything a restart needs: every state variable of every vertex, in user order, one byte
   // array per variable (sizeof(variable) bytes per vertex), and the step to continue from.

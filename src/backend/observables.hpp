@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "cellgraph/error.hpp"
+
 namespace cellgraph {
 
 template <class Model, class = void>
@@ -16,6 +18,21 @@ struct HasObservables<Model, std::void_t<decltype(Model::num_observables)>> : st
 template <class Model>
 std::vector<std::string> observable_names_of(const Model& model) {
   if constexpr (HasObservables<Model>::value) return model.observable_names();
+  else return {};
+}
+
+template <class Model>
+constexpr int observable_count_of() {
+  if constexpr (HasObservables<Model>::value) return Model::num_observables;
+  else return 0;
+}
+
+template <class Model>
+std::vector<double> observable_values_of(const Model& model, const std::vector<std::int64_t>& sums,
+                                         std::uint64_t vertices) {
+  if (sums.size() != std::size_t(observable_count_of<Model>()))
+    throw Error("observable sums of the wrong length: " + std::to_string(sums.size()));
+  if constexpr (HasObservables<Model>::value) return model.observable_values(sums.data(), vertices);
   else return {};
 }
 

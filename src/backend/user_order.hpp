@@ -11,12 +11,15 @@
 
 namespace cellgraph {
 
+// "User order" is the order of L.user_to_local: ascending user id over the updated vertices
+// (for a part of a partitioned run, its own vertices only).
+
 // One variable's raw bytes in user order from its array in layout order, and back.
 template <class T>
 std::vector<std::uint8_t> to_user_bytes(const Layout& L, const T* local) {
   std::vector<std::uint8_t> out(std::size_t(L.num_vertices) * sizeof(T));
-  for (std::uint32_t v = 0; v < L.num_vertices; ++v)
-    std::memcpy(out.data() + std::size_t(L.local_to_user[v]) * sizeof(T), local + v, sizeof(T));
+  for (std::uint32_t i = 0; i < L.num_vertices; ++i)
+    std::memcpy(out.data() + std::size_t(i) * sizeof(T), local + L.user_to_local[i], sizeof(T));
   return out;
 }
 
@@ -25,15 +28,15 @@ void from_user_bytes(const Layout& L, const std::vector<std::uint8_t>& bytes, T*
   if (bytes.size() != std::size_t(L.num_vertices) * sizeof(T))
     throw Error("state of " + std::to_string(bytes.size()) + " bytes for " + std::to_string(L.num_vertices) +
                 " vertices of " + std::to_string(sizeof(T)) + " bytes each");
-  for (std::uint32_t v = 0; v < L.num_vertices; ++v)
-    std::memcpy(local + v, bytes.data() + std::size_t(L.local_to_user[v]) * sizeof(T), sizeof(T));
+  for (std::uint32_t i = 0; i < L.num_vertices; ++i)
+    std::memcpy(local + L.user_to_local[i], bytes.data() + std::size_t(i) * sizeof(T), sizeof(T));
 }
 
 // Variable 0 in user order as integers, and the checked inverse (states below num_states).
 template <class T>
 std::vector<std::uint32_t> to_user_states(const Layout& L, const T* local) {
   std::vector<std::uint32_t> out(L.num_vertices);
-  for (std::uint32_t v = 0; v < L.num_vertices; ++v) out[L.local_to_user[v]] = std::uint32_t(local[v]);
+  for (std::uint32_t i = 0; i < L.num_vertices; ++i) out[i] = std::uint32_t(local[L.user_to_local[i]]);
   return out;
 }
 
@@ -43,8 +46,8 @@ void from_user_states(const Layout& L, const std::vector<std::uint32_t>& user_or
   if (user_order.size() != L.num_vertices)
     throw Error("initial state has " + std::to_string(user_order.size()) + " values for " +
                 std::to_string(L.num_vertices) + " vertices");
-  for (std::uint32_t v = 0; v < L.num_vertices; ++v) {
-    const std::uint32_t value = user_order[L.local_to_user[v]];
+  for (std::uint32_t i = 0; i < L.num_vertices; ++i) {
+    const std::uint32_t v = L.user_to_local[i], value = user_order[i];
     if (num_states && value >= num_states)
       throw Error("initial state " + std::to_string(value) + " of vertex " + std::to_string(L.local_to_user[v]) +
                   " is not a state of this model (0.." + std::to_string(num_states - 1) + ")");

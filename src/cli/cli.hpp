@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ int compile_command(const Args& args);
 int bench_command(const Args& args);
 int models_command(const Args& args);
 int compare_command(const Args& args);
+int partition_command(const Args& args);
 
 // Unsigned option values. Boost reads "-3" into an unsigned type as 2^64 - 3; this refuses it.
 template <class T>
@@ -65,6 +67,13 @@ models::Params model_params(const po::variables_map& vm);
 UpdateRule update_rule(const po::variables_map& vm, const models::ModelInfo& model);
 po::options_description backend_options();
 SimulationOptions simulation_options(const po::variables_map& vm);
+
+// Partitioned runs (src/cli/partition.cpp): the options of `run`, and this rank's part of the
+// run behind a PartitionedSimulation (one part per MPI rank).
+po::options_description run_partition_options();
+std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
+                                                        const models::ModelInfo& model, const models::Params& params,
+                                                        SimulationOptions options);
 
 // Parses `args` (and the --config file, if `desc` has that option and it is given). Prints
 // help and returns false for --help. Throws Error for bad options; config errors name

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cellgraph/error.hpp"
+#include "partition/mpi.hpp"
 #include "src/cli/cli.hpp"
 
 namespace {
@@ -17,7 +18,8 @@ constexpr const char* kUsage =
     "  compile   compile a source to the sliced neighbor-list layout and report on it\n"
     "  bench     measure cell updates per second on standard grids and graphs\n"
     "  compare   one automaton through the graph engine and the dense grid kernels: checked, timed\n"
-    "  models    list the registered models and their parameters\n";
+    "  models    list the registered models and their parameters\n"
+    "  partition split a source into parts (METIS k-way or blocks) for partitioned runs: mpirun -np N cellgraph run\n";
 
 }  // namespace
 
@@ -25,7 +27,7 @@ int main(int argc, char** argv) {
   using namespace cellgraph::cli;
   const std::map<std::string, int (*)(const Args&)> commands = {
       {"run", run_command}, {"compile", compile_command}, {"bench", bench_command}, {"models", models_command},
-      {"compare", compare_command}};
+      {"compare", compare_command}, {"partition", partition_command}};
   if (argc < 2) {
     std::cerr << kUsage;
     return 2;
@@ -40,14 +42,25 @@ int main(int argc, char** argv) {
     std::cerr << "cellgraph: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   }
+  // Under mpirun every rank runs this; an error on one rank ends the whole job (the others
+  // would wait for it forever), naming the rank.
+  namespace mpi = cellgraph::mpi;
+  std::string who = "cellgraph " + command;
   try {
-    return it->second(Args(argv + 2, argv + argc));
-  } catch (const cellgraph::Error& e) {
-    std::cerr << "cellgraph " << command << ": error: " << e.what() << "\n";
-  } catch (const std::bad_alloc&) {
-    std::cerr << "cellgraph " << command << ": error: out of memory\n";
-  } catch (const std::exception& e) {
-    std::cerr << "cellgraph " << command << ": internal error: " << e.what() << "\n";
+    mpi::Session session(&argc, &argv);
+    if (mpi::size() > 1) who += " (rank " + std::to_string(mpi::rank()) + " of " + std::to_string(mpi::size()) + ")";
+    try {
+      return it->second(Args(argv + 2, argv + argc));
+    } catch (const cellgraph::Error& e) {
+      std::cerr << who << ": error: " << e.what() << "\n";
+    } catch (const std::bad_alloc&) {
+      std::cerr << who << ": error: out of memory\n";
+    } catch (const std::exception& e) {
+      std::cerr << who << ": internal error: " << e.what() << "\n";
+    }
+    if (mpi::size() > 1) std::cerr.flush(), mpi::abort_job(1);
+  } catch (const cellgraph::Error& e) {  // MPI could not start
+    std::cerr << who << ": error: " << e.what() << "\n";
   }
   return 1;
 }

@@ -12,6 +12,7 @@
 #include "cellgraph/output/state_file.hpp"
 #include "cellgraph/output/stats_csv.hpp"
 #include "cellgraph/output/vtk.hpp"
+#include "partition/mpi.hpp"
 #include "src/cli/cli.hpp"
 #include "src/cli/pictures.hpp"
 
@@ -48,7 +49,7 @@ po::options_description run_options() {
       ("restart", po::value<std::string>(),
        "continue from a checkpoint written by a run with the same source, model and parameters; "
        "--steps is the total, counted from the first run's start");
-  d.add(init).add(out).add(picture_options());
+  d.add(init).add(out).add(picture_options()).add(run_partition_options());
   return d;
 }
 
@@ -167,7 +168,10 @@ int run_command(const Args& args) {
   SimulationOptions options = simulation_options(vm);
   options.update = update_rule(vm, model);
   if (source.grid) options.boundary_value = source.grid->boundary.value;
-  auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
+  // Under mpirun with several ranks, each rank runs one part (src/cli/partition.cpp).
+  const bool partitioned = mpi::size() > 1 || vm.count("partition");
+  const bool root = mpi::rank() == 0;  // the rank that writes the outputs
+  const std::uint32_t cells = source.graph.num_vertices();
   // A restart must also update the same way (sync runs keep the plain text of older checkpoints).
   const std::string identity_params =
       parameters_text(model, params) +
@@ -180,53 +184,65 @@ int run_command(const Args& args) {
     check_restart(*restart, vm["restart"].as<std::string>(), model.name, identity_params, source, options,
                   vm["seed"].defaulted());
   }
-  std::unique_ptr<Simulation> sim = model.make(params, layout, options);
+  std::unique_ptr<Simulation> sim =
+      partitioned ? make_partitioned_simulation(vm, source, model, params, options)
+                  : model.make(params, std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
   if (restart) sim->import_state(restart->variables, restart->step);
   else sim->set_states(initial_states(vm, source, options.seed));
   const std::string checkpoint_path = vm.count("checkpoint") ? vm["checkpoint"].as<std::string>() : "";
   const std::uint64_t checkpoint_every = get_unsigned<std::uint64_t>(vm, "checkpoint-every");
   if (checkpoint_every && checkpoint_path.empty()) throw Error("--checkpoint-every needs --checkpoint FILE");
   if (!checkpoint_path.empty()) AtomicFile probe(checkpoint_path);
+  // Observers are collective in a partitioned run: every rank calls them, rank 0 writes.
   auto save_checkpoint = [&] {
-    write_checkpoint(checkpoint_path, Checkpoint{sim->step(), options.seed, model.name, identity_params,
-                                                 source.description, layout->num_vertices, sim->export_state()});
+    Checkpoint c{sim->step(), options.seed, model.name, identity_params, source.description, cells, sim->export_state()};
+    if (root) write_checkpoint(checkpoint_path, c);
   };
 
+  const bool want_stats = !outputs.stats.empty(), want_vtk = !outputs.vtk.empty();
   std::unique_ptr<StatsWriter> stats;
-  if (!outputs.stats.empty()) {
-    stats = std::make_unique<StatsWriter>(outputs.stats, stats_columns(*sim, model));
-    stats->row(sim->step(), stats_values(*sim));
+  auto stats_row = [&] {
+    const auto values = stats_values(*sim);
+    if (stats) stats->row(sim->step(), values);
+  };
+  if (want_stats) {
+    if (root) stats = std::make_unique<StatsWriter>(outputs.stats, stats_columns(*sim, model));
+    stats_row();
   }
   std::optional<VtkSeries> vtk;
-  if (!outputs.vtk.empty()) {
-    vtk = vtk_series(outputs.vtk, source);
-    vtk->write(sim->step(), sim->states());
+  if (want_vtk) {
+    if (root) vtk = vtk_series(outputs.vtk, source);
+    const std::vector<std::uint32_t> states = sim->states();
+    if (vtk) vtk->write(sim->step(), states);
   }
   const std::uint64_t first_step = sim->step();  // after a restart, the checkpoint's step
   std::optional<Pictures> pictures;
   if (outputs.pictures.any()) {
     pictures.emplace(outputs.pictures, source, sim->num_states(), first_step, steps);
-    if (pictures->wants(first_step)) pictures->snapshot(first_step, sim->states());
+    if (pictures->wants(first_step)) {
+      const std::vector<std::uint32_t> states = sim->states();
+      if (root) pictures->snapshot(first_step, states);
+    }
   }
-  Progress progress(vm["progress"].as<bool>(), steps, layout->num_vertices);
+  Progress progress(root && vm["progress"].as<bool>(), steps, cells);
   const auto start = std::chrono::steady_clock::now();
   // Stop at every statistics row and checkpoint; otherwise run long chunks (the GPU backend
   // replays captured graphs of many steps).
   auto next_multiple = [&](std::uint64_t k) { return (sim->step() / k + 1) * k; };
   while (sim->step() < steps) {
-    std::uint64_t stop = std::min(steps, next_multiple(stats ? every : 256));
+    std::uint64_t stop = std::min(steps, next_multiple(want_stats ? every : 256));
     if (checkpoint_every) stop = std::min(stop, next_multiple(checkpoint_every));
-    if (vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
+    if (want_vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
     if (pictures && pictures->every()) stop = std::min(stop, next_multiple(pictures->every()));
     sim->advance(stop - sim->step());
-    if (stats && (sim->step() % every == 0 || sim->step() == steps)) stats->row(sim->step(), stats_values(*sim));
+    if (want_stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
     if (checkpoint_every && sim->step() % checkpoint_every == 0 && sim->step() < steps) save_checkpoint();
-    const bool vtk_due = vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps);
+    const bool vtk_due = want_vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps);
     const bool picture_due = pictures && pictures->wants(sim->step());
     if (vtk_due || picture_due) {
       const std::vector<std::uint32_t> states = sim->states();
-      if (vtk_due) vtk->write(sim->step(), states);
-      if (picture_due) pictures->snapshot(sim->step(), states);
+      if (vtk_due && vtk) vtk->write(sim->step(), states);
+      if (picture_due && root) pictures->snapshot(sim->step(), states);
     }
     progress.update(sim->step());
   }
@@ -236,26 +252,27 @@ int run_command(const Args& args) {
 
   if (stats) stats->finish();
   if (vtk) vtk->finish();
+  const auto census = sim->census();
   if (pictures || !outputs.rle.empty() || !outputs.states.empty()) {
     const std::vector<std::uint32_t> final_states = sim->states();
-    if (pictures) pictures->finish(final_states);
-    if (!outputs.rle.empty()) {
+    if (root && pictures) pictures->finish(final_states);
+    if (root && !outputs.rle.empty()) {
       AtomicFile file(outputs.rle);
       write_rle(file.stream(), final_states, *source.grid, model.rule_text ? model.rule_text(params) : "",
                 sim->num_states());
       file.commit();
     }
-    if (!outputs.states.empty()) write_state_file(outputs.states, final_states);
+    if (root && !outputs.states.empty()) write_state_file(outputs.states, final_states);
   }
+  if (!root) return 0;
 
-  const auto census = sim->census();
   const std::uint64_t ran = sim->step() - first_step;
   std::cout << "ran " << ran << " steps" << (first_step ? " (from step " + std::to_string(first_step) + ")" : "")
             << " of " << model.name
             << (model.rule_text ? " " + model.rule_text(params) : std::string()) << " on "
-            << source.description << " (" << layout->num_vertices << " cells) on "
+            << source.description << " (" << cells << " cells) on "
             << sim->backend_name() << " in " << seconds << " s";
-  if (seconds > 0) std::cout << ": " << double(ran) * layout->num_vertices / seconds << " cell updates/s";
+  if (seconds > 0) std::cout << ": " << double(ran) * cells / seconds << " cell updates/s";
   std::cout << "; population";
   for (std::size_t s = 1; s < census.size(); ++s) std::cout << (s > 1 ? "," : " ") << census[s];
   std::cout << "\n";

@@ -10,21 +10,25 @@
 
 namespace cellgraph {
 
-std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) {
-  const std::uint32_t n = L.num_vertices;
+namespace {
+
+// First fit in priority order over n vertices; user(v) keys the priority and
+// visit(v, f) calls f(u) for each neighbor u < n of v.
+template <class User, class Visit>
+std::vector<std::uint32_t> first_fit_coloring(std::uint32_t n, std::uint64_t seed, User&& user, Visit&& visit) {
   std::vector<std::uint64_t> priority(n);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t v = 0; v < std::int64_t(n); ++v) priority[v] = coloring_priority(seed, L.local_to_user[v]);
+  for (std::int64_t v = 0; v < std::int64_t(n); ++v) priority[v] = coloring_priority(seed, user(std::uint32_t(v)));
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return priority[a] > priority[b]; });
 
-  // First fit: the smallest color no neighbor colored before has. taken[c] == v marks color c
-  // as used around v (a stamp, so the array is never cleared).
+  // The smallest color no neighbor colored before has. taken[c] == v marks color c as used
+  // around v (a stamp, so the array is never cleared).
   std::vector<std::uint32_t> color(n, kNoColor), taken;
   for (std::uint32_t v : order) {
-    for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
-      if (u < n && color[u] != kNoColor) {
+    visit(v, [&](std::uint32_t u) {
+      if (color[u] != kNoColor) {
         if (color[u] >= taken.size()) taken.resize(color[u] + 1, kNoColor);
         taken[color[u]] = v;
       }
@@ -34,6 +38,26 @@ std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) 
     color[v] = c;
   }
   return color;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) {
+  const std::uint32_t n = L.num_vertices;
+  return first_fit_coloring(n, seed, [&](std::uint32_t v) { return L.local_to_user[v]; },
+                            [&](std::uint32_t v, auto&& f) {
+                              for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
+                                if (u < n) f(u);
+                              });
+                            });
+}
+
+std::vector<std::uint32_t> greedy_coloring(const Graph& g, std::uint64_t seed) {
+  return first_fit_coloring(g.num_vertices(), seed, [](std::uint32_t v) { return v; },
+                            [&](std::uint32_t v, auto&& f) {
+                              for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
+                                if (g.neighbors[e] != kBoundaryVertex) f(g.neighbors[e]);
+                            });
 }
 
 ColorClasses color_classes(const Layout& L, const std::vector<std::uint32_t>& colors) {

@@ -13,52 +13,81 @@ double mean_degree(const Graph& g) {
   return g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
 }
 
-// Hubs (rounded up to whole slices) globally first, by degree descending; the rest sorted by
-// degree descending within windows of `window` vertices, so that neighbors stay near.
-std::vector<VertexId> degree_order(const Graph& g, std::uint32_t hub_degree, std::uint32_t window,
-                                   std::uint32_t quantum, std::uint32_t* num_hubs) {
-  const VertexId n = g.num_vertices();
-  std::vector<VertexId> order(n);
-  std::iota(order.begin(), order.end(), 0);
+// Hubs (rounded up to whole slices) first, by degree descending; then the ordinary vertices
+// that read no halo cell, then those that do, each group sorted by degree descending within
+// windows of `window` vertices, so that neighbors stay near. Returns user ids.
+std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, const CompileOptions& o,
+                                   std::uint32_t* num_hubs, std::uint32_t* boundary_begin) {
+  std::vector<VertexId> order = rows.owned;  // ascending
+  const std::uint32_t n = std::uint32_t(order.size()), quantum = o.degree_quantum;
   auto by_degree = [&](VertexId a, VertexId b) { return g.degree(a) > g.degree(b); };
   auto by_bucket = [&](VertexId a, VertexId b) {
     return (g.degree(a) + quantum - 1) / quantum > (g.degree(b) + quantum - 1) / quantum;
   };
 
   std::uint32_t hubs = 0;
-  for (VertexId v = 0; v < n; ++v) hubs += g.degree(v) >= hub_degree;
+  for (VertexId v : order) hubs += g.degree(v) >= o.hub_degree;
   if (hubs > 0) {
     hubs = std::min<std::uint32_t>(n, (hubs + kSliceWidth - 1) / kSliceWidth * kSliceWidth);
     std::stable_sort(order.begin(), order.end(), by_degree);
     std::sort(order.begin() + hubs, order.end());  // the rest back in their own order
   }
-  for (std::uint64_t begin = hubs; begin < n; begin += window) {
-    auto end = order.begin() + std::min<std::uint64_t>(n, begin + window);
-    std::stable_sort(order.begin() + begin, end, by_bucket);
+  auto boundary_first = order.end();
+  if (!rows.reads_halo.empty()) {
+    std::vector<std::uint8_t> reads(g.num_vertices(), 0);
+    for (std::uint32_t i = 0; i < n; ++i) reads[rows.owned[i]] = rows.reads_halo[i];
+    boundary_first = std::stable_partition(order.begin() + hubs, order.end(), [&](VertexId v) { return !reads[v]; });
   }
+  *boundary_begin = std::uint32_t(boundary_first - order.begin());
+  for (auto [first, last] : {std::pair{order.begin() + hubs, boundary_first}, std::pair{boundary_first, order.end()}})
+    for (auto begin = first; begin < last; begin += std::min<std::ptrdiff_t>(o.sort_window, last - begin))
+      std::stable_sort(begin, begin + std::min<std::ptrdiff_t>(o.sort_window, last - begin), by_bucket);
   *num_hubs = hubs;
   return order;
 }
 
 }  // namespace
 
+CompileOptions compile_options_for(const Graph& g, CompileOptions o) {
+  const double mean = mean_degree(g);
+  if (!o.hub_degree) o.hub_degree = std::uint32_t(std::max(256.0, 16.0 * mean));
+  o.giant_degree = std::max(o.hub_degree, o.giant_degree ? o.giant_degree : std::uint32_t(std::max(1024.0, 32.0 * mean)));
+  return o;
+}
+
 Layout compile(const Graph& g, const CompileOptions& options) {
   check_graph(g, "compile");
+  CompileRows rows;
+  rows.owned.resize(g.num_vertices());
+  std::iota(rows.owned.begin(), rows.owned.end(), 0u);
+  return compile_rows(g, rows, compile_options_for(g, options));
+}
+
+Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOptions& options) {
   if (options.sort_window == 0) throw Error("the sort window must be at least 1");
-  const VertexId n = g.num_vertices();
-  if (n > kMaxVertices) throw Error("too many vertices: at most " + std::to_string(kMaxVertices));
+  if (options.degree_quantum == 0) throw Error("the degree quantum must be at least 1");
+  if (options.hub_degree == 0 || options.giant_degree == 0) throw Error("compile_rows needs the hub thresholds");
+  if (rows.owned.size() + rows.halo.size() > kMaxVertices)
+    throw Error("too many vertices: at most " + std::to_string(kMaxVertices));
+  const std::uint32_t n = std::uint32_t(rows.owned.size());
 
   Layout L;
   L.num_vertices = n;
+  L.num_halo = std::uint32_t(rows.halo.size());
   L.slotted = g.slotted;
-  L.hub_degree = options.hub_degree ? options.hub_degree : std::uint32_t(std::max(256.0, 16.0 * mean_degree(g)));
-  L.giant_degree = std::max(L.hub_degree, options.giant_degree ? options.giant_degree
-                                                                : std::uint32_t(std::max(1024.0, 32.0 * mean_degree(g))));
+  L.hub_degree = options.hub_degree;
+  L.giant_degree = options.giant_degree;
   std::uint32_t num_hubs = 0;
-  if (options.degree_quantum == 0) throw Error("the degree quantum must be at least 1");
-  L.local_to_user = degree_order(g, L.hub_degree, options.sort_window, options.degree_quantum, &num_hubs);
+  L.local_to_user = degree_order(g, rows, options, &num_hubs, &L.boundary_begin);
+  L.local_to_user.insert(L.local_to_user.end(), rows.halo.begin(), rows.halo.end());
+
+  constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> local_of(g.num_vertices(), kAbsent);
+  for (std::uint32_t local = 0; local < L.num_cells(); ++local) local_of[L.local_to_user[local]] = local;
   L.user_to_local.resize(n);
-  for (VertexId local = 0; local < n; ++local) L.user_to_local[L.local_to_user[local]] = local;
+  for (std::uint32_t i = 0; i < n; ++i) L.user_to_local[i] = local_of[rows.owned[i]];
+  L.peers = rows.peers;
+  for (VertexId user : rows.send) L.send_cells.push_back(local_of[user]);
   L.degree.resize(n);
   for (VertexId local = 0; local < n; ++local) L.degree[local] = g.degree(L.local_to_user[local]);
 
@@ -91,8 +120,12 @@ Layout compile(const Graph& g, const CompileOptions& options) {
 
   L.neighbors = AlignedArray<std::uint32_t>(at);
   std::fill(L.neighbors.begin(), L.neighbors.end(), L.null_cell());
-  auto local_id = [&](VertexId user) {
-    return user == kBoundaryVertex ? L.boundary_cell() : L.user_to_local[user];
+  auto local_id = [&](VertexId user, VertexId row) {
+    if (user == kBoundaryVertex) return L.boundary_cell();
+    if (local_of[user] == kAbsent)
+      throw Error("vertex " + std::to_string(row) + " reads vertex " + std::to_string(user) +
+                  ", which is neither owned nor in the halo");
+    return local_of[user];
   };
   for (std::uint32_t s = 0; s < slices; ++s) {
     const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
@@ -102,7 +135,7 @@ Layout compile(const Graph& g, const CompileOptions& options) {
         const std::uint64_t slot = s < L.num_hub_slices
                                        ? L.hub_row_begin[v] + k
                                        : L.slice_begin[s] + std::uint64_t(k) * kSliceWidth + (v - first);
-        L.neighbors[slot] = local_id(g.neighbors[g.offsets[user] + k]);
+        L.neighbors[slot] = local_id(g.neighbors[g.offsets[user] + k], user);
       }
     }
   }

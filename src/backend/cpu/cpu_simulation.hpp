@@ -28,7 +28,10 @@ class CpuSimulation final : public Simulation {
         current_(layout_->state_length()), next_(layout_->state_length()) {
     check_boundary_state(options.boundary_value, model_.num_states());
     if (options.update.mode == UpdateMode::colored)
-      classes_ = color_classes(*layout_, greedy_coloring(*layout_, options.seed));
+      classes_ = color_classes(*layout_, options.colors.empty() ? greedy_coloring(*layout_, options.seed) : options.colors);
+    if (options.halo) for_each_variable<Vars>([&](auto i) {
+      send_[i].resize(layout_->send_cells.size() * sizeof(typename Vars::template type<decltype(i)::value>));
+    });
     for (HostState<Vars>* buffer : {&current_, &next_})
       buffer->template array<0>()[layout_->boundary_cell()] = Primary(options.boundary_value);
   }
@@ -42,9 +45,21 @@ class CpuSimulation final : public Simulation {
     for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
       const cpu::StepContext step{options_.seed, static_cast<std::uint32_t>(step_), alpha()};
       if (options_.update.mode == UpdateMode::colored) {
-        cpu::sweep_colored(*layout_, model_, current_.ref(), classes_, step, threads_);
+        // Each class reads the classes before it: the halo is refreshed before each.
+        cpu::sweep_colored(*layout_, model_, current_.ref(), classes_, step, threads_, [&] {
+          if (options_.halo) exchange_halo(), options_.halo->finish();
+        });
+      } else if (options_.halo) {
+        // Vertices that read no halo cell run while the halo is in flight; the rest after.
+        const Layout& L = *layout_;
+        exchange_halo();
+        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, L.num_hub_vertices(), L.boundary_begin);
+        options_.halo->finish();
+        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, 0, L.num_hub_vertices());
+        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, L.boundary_begin, L.num_vertices);
+        current_.swap(next_);
       } else {
-        cpu::sweep(*layout_, model_, current_.ref(), next_.ref(), step, threads_);
+        cpu::sweep(*layout_, model_, current_.ref(), next_.ref(), step, threads_, 0, layout_->num_vertices);
         current_.swap(next_);
       }
     }
@@ -77,9 +92,17 @@ class CpuSimulation final : public Simulation {
   std::vector<std::string> observable_names() const override { return observable_names_of(model_); }
 
   std::vector<double> observables() const override {
-    if constexpr (HasObservables<Model>::value) {
-      constexpr int K = Model::num_observables;
-      std::int64_t sums[K] = {};
+    return observable_values(observable_sums(), layout_->num_vertices);
+  }
+
+  std::vector<double> observable_values(const std::vector<std::int64_t>& sums, std::uint64_t vertices) const override {
+    return observable_values_of(model_, sums, vertices);
+  }
+
+  std::vector<std::int64_t> observable_sums() const override {
+    constexpr int K = observable_count_of<Model>();
+    std::vector<std::int64_t> sums(K, 0);
+    if constexpr (K > 0) {
       const std::int64_t n = layout_->num_vertices;
       const StateRef<Vars> state = current_.ref();
 #pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
@@ -91,10 +114,8 @@ class CpuSimulation final : public Simulation {
 #pragma omp critical
         for (int k = 0; k < K; ++k) sums[k] += mine[k];
       }
-      return model_.observable_values(sums, layout_->num_vertices);
-    } else {
-      return {};
     }
+    return sums;
   }
 
   std::vector<std::vector<std::uint8_t>> export_state() const override {
@@ -115,6 +136,20 @@ class CpuSimulation final : public Simulation {
   }
 
  private:
+  // Packs the cells peers read and starts the exchange of every variable of the current
+  // buffer; the halo arrives straight in the buffer's halo cells.
+  void exchange_halo() {
+    const Layout& L = *layout_;
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      using T = typename Vars::template type<I>;
+      T* packed = reinterpret_cast<T*>(send_[I].data());
+      T* values = current_.template array<I>().data();
+      for (std::size_t k = 0; k < L.send_cells.size(); ++k) packed[k] = values[L.send_cells[k]];
+      options_.halo->start(L, I, sizeof(T), packed, values + L.num_vertices);
+    });
+  }
+
   double alpha() const { return options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0; }
 
   Model model_;
@@ -123,6 +158,7 @@ class CpuSimulation final : public Simulation {
   int threads_;
   HostState<Vars> current_, next_;
   ColorClasses classes_;  // colored updates only
+  std::vector<std::uint8_t> send_[Vars::count];  // partitioned runs: packed cells for the peers
   std::uint64_t step_ = 0;
 };
 

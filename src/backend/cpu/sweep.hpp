@@ -73,21 +73,24 @@ void update_vertex(const Layout& L, const Model& model, StateRef<typename Model:
   model.apply(self, fold(L, model, current, v), out, CellContext{step.seed, step.step, user, L.degree[v]});
 }
 
-// A synchronous (or alpha-asynchronous) step: every vertex from `current` into `next`.
+// A synchronous (or alpha-asynchronous) step of vertices [first, last) from `current` into
+// `next` (a partitioned step takes the vertices that read no halo cell first).
 template <class Model>
 void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
-           StateRef<typename Model::Vars> next, const StepContext& step, int threads) {
-  const std::int64_t n = L.num_vertices;
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads) if (n >= kParallelMinimum)
-  for (std::int64_t v = 0; v < n; ++v) update_vertex(L, model, current, next, std::uint32_t(v), step);
+           StateRef<typename Model::Vars> next, const StepContext& step, int threads, std::int64_t first,
+           std::int64_t last) {
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads) if (last - first >= kParallelMinimum)
+  for (std::int64_t v = first; v < last; ++v) update_vertex(L, model, current, next, std::uint32_t(v), step);
 }
 
 // A colored step: the classes one after another, each in place (no two of its vertices are
-// neighbors, so none reads what another writes).
-template <class Model>
+// neighbors, so none reads what another writes). before_class() runs before each (a
+// partitioned run refreshes its halo there).
+template <class Model, class BeforeClass>
 void sweep_colored(const Layout& L, const Model& model, StateRef<typename Model::Vars> state,
-                   const ColorClasses& classes, const StepContext& step, int threads) {
+                   const ColorClasses& classes, const StepContext& step, int threads, BeforeClass&& before_class) {
   for (std::uint32_t c = 0; c < classes.count(); ++c) {
+    before_class();
     const std::int64_t first = classes.begin[c], last = classes.begin[c + 1];
 #pragma omp parallel for schedule(static) num_threads(threads) if (last - first >= kParallelMinimum)
     for (std::int64_t i = first; i < last; ++i) update_vertex(L, model, state, state, classes.vertices[i], step);

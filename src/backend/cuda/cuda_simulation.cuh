@@ -15,6 +15,7 @@
 #include "cellgraph/simulation.hpp"
 #include "src/backend/cuda/coloring.cuh"
 #include "src/backend/cuda/device_layout.cuh"
+#include "src/backend/cuda/halo_exchange.cuh"
 #include "src/backend/cuda/observe.cuh"
 #include "src/backend/cuda/stream.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
@@ -67,9 +68,12 @@ class CudaSimulation final : public Simulation {
                                                 int(census_bins_), census_chunk(0), stream_));
     census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
     if (colored()) {
-      classes_ = color_classes(*layout_, jones_plassmann(device_, layout_->num_vertices, options.seed));
+      classes_ = color_classes(*layout_, options.colors.empty()
+                                             ? jones_plassmann(device_, layout_->num_vertices, options.seed)
+                                             : options.colors);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
+    if (options.halo) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
     // Default-stream work above (memsets, uploads) must be done before stream_ runs.
     CG_CUDA(cudaDeviceSynchronize());
   }
@@ -84,6 +88,11 @@ class CudaSimulation final : public Simulation {
   std::uint64_t step() const override { return step_; }
 
   void advance(std::uint64_t steps) override {
+    if (halo_) {  // a partitioned step waits for its peers: no captured graphs
+      for (; steps > 0; --steps, ++step_) launch_partitioned_step();
+      CG_CUDA(cudaStreamSynchronize(stream_));
+      return;
+    }
     const std::uint32_t per_graph = steps_per_graph(layout_->num_vertices);
     while (steps >= per_graph) {
       CG_CUDA(cudaGraphLaunch(graph(per_graph), stream_));
@@ -131,8 +140,17 @@ class CudaSimulation final : public Simulation {
   std::vector<std::string> observable_names() const override { return observable_names_of(model_); }
 
   std::vector<double> observables() const override {
-    if constexpr (HasObservables<Model>::value) {
-      constexpr int K = Model::num_observables;
+    return observable_values(observable_sums(), layout_->num_vertices);
+  }
+
+  std::vector<double> observable_values(const std::vector<std::int64_t>& sums, std::uint64_t vertices) const override {
+    return observable_values_of(model_, sums, vertices);
+  }
+
+  std::vector<std::int64_t> observable_sums() const override {
+    constexpr int K = observable_count();
+    std::vector<std::int64_t> total(K, 0);
+    if constexpr (K > 0) {
       DeviceArray<unsigned long long>& sums = observable_sums_;
       CG_CUDA(cudaMemsetAsync(sums.data(), 0, sums.size() * sizeof(unsigned long long), stream_));
       const LayoutView& L = device_.view();
@@ -143,12 +161,9 @@ class CudaSimulation final : public Simulation {
       CG_CUDA_LAUNCHED();
       std::vector<unsigned long long> copies(sums.size());
       download(sums, copies.data(), copies.size());
-      std::int64_t total[K] = {};
       for (std::size_t i = 0; i < copies.size(); ++i) total[i % K] += static_cast<std::int64_t>(copies[i]);
-      return model_.observable_values(total, layout_->num_vertices);
-    } else {
-      return {};
     }
+    return total;
   }
 
   std::vector<std::vector<std::uint8_t>> export_state() const override {
@@ -197,10 +212,7 @@ class CudaSimulation final : public Simulation {
   }
 
   bool colored() const { return options_.update.mode == UpdateMode::colored; }
-  static constexpr int observable_count() {
-    if constexpr (HasObservables<Model>::value) return Model::num_observables;
-    else return 0;
-  }
+  static constexpr int observable_count() { return observable_count_of<Model>(); }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
   // Synchronous: hubs run on a second stream beside the ordinary slices (they write disjoint
@@ -245,6 +257,48 @@ class CudaSimulation final : public Simulation {
     CG_CUDA_LAUNCHED();
   }
 
+  // One step of a part of a partitioned run. Synchronous: the cells peers read are packed
+  // and sent while the ordinary vertices that read no halo cell are updated; then the halo
+  // is copied in and the hubs and the remaining vertices are updated. Colored: the halo is
+  // refreshed before each class.
+  void launch_partitioned_step() {
+    const LayoutView& L = device_.view();
+    const Layout& H = *layout_;
+    const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
+    const StepParams p{options_.seed, step_counter_.data(), 0, alpha};
+    const StateRef<Vars> from = current().ref();
+    const VertexRange none{0, 0};
+    if (colored()) {
+      for (std::uint32_t c = 0; c < classes_.count(); ++c) {
+        halo_->pack(from, stream_);
+        halo_->start();
+        halo_->finish(from, stream_);
+        const std::uint32_t* ids = class_vertices_.data();
+        const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c],
+                            hub_end = classes_.hub_end[c], end = classes_.begin[c + 1];
+        launch_sweep(model_, L, from, VertexList{ids + begin, giant_end - begin},
+                     VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
+                     ApplyStep<Model>{from, p}, stream_, stream_);
+        CG_CUDA_LAUNCHED();
+      }
+    } else {
+      const ApplyStep<Model> apply{buffer_[parity_ ^ 1].ref(), p};
+      halo_->pack(from, stream_);
+      launch_sweep(model_, L, from, none, none, VertexRange{L.num_hub_vertices, H.boundary_begin - L.num_hub_vertices},
+                   apply, stream_, stream_);
+      CG_CUDA_LAUNCHED();
+      halo_->start();
+      halo_->finish(from, stream_);
+      launch_sweep(model_, L, from, VertexRange{0, L.num_giant_hubs},
+                   VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                   VertexRange{H.boundary_begin, L.num_vertices - H.boundary_begin}, apply, stream_, stream_);
+      CG_CUDA_LAUNCHED();
+      parity_ ^= 1;
+    }
+    advance_step_counter<<<1, 1, 0, stream_>>>(step_counter_.data(), 1);
+    CG_CUDA_LAUNCHED();
+  }
+
   // The captured graph of `steps` (even) steps from the current buffer.
   cudaGraphExec_t graph(std::uint32_t steps) {
     cudaGraphExec_t& exec = graphs_[parity_];
@@ -282,6 +336,7 @@ class CudaSimulation final : public Simulation {
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
   ColorClasses classes_;  // colored updates only
   DeviceArray<std::uint32_t> class_vertices_;
+  std::unique_ptr<DeviceHalo<Vars>> halo_;  // partitioned runs only
   std::uint64_t step_ = 0;
 };
 

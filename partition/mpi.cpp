@@ -1,0 +1,133 @@
+#include "partition/mpi.hpp"
+
+#include <cstdlib>
+#include <limits>
+
+#include "cellgraph/error.hpp"
+
+namespace cellgraph::mpi {
+namespace {
+
+bool initialized() {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  return flag && !finalized;
+}
+
+void check(int status, const char* what) {
+  if (status == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  throw Error(std::string(what) + " failed: " + std::string(text, length));
+}
+
+int as_count(std::size_t bytes) {
+  if (bytes > std::size_t(std::numeric_limits<int>::max())) throw Error("an MPI message over 2 GiB");
+  return int(bytes);
+}
+
+}  // namespace
+
+bool launched_by_mpirun() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+Session::Session(int* argc, char*** argv) {
+  if (launched_by_mpirun() && !initialized()) {
+    check(MPI_Init(argc, argv), "MPI_Init");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // errors become exceptions
+  }
+}
+
+Session::~Session() {
+  if (initialized()) MPI_Finalize();
+}
+
+int rank() {
+  int r = 0;
+  if (initialized()) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int size() {
+  int s = 1;
+  if (initialized()) MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+void abort_job(int code) {
+  if (initialized()) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
+void sum(std::vector<std::uint64_t>& values) {
+  if (size() > 1)
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+}
+
+void sum(std::vector<std::int64_t>& values) {
+  if (size() > 1)
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+}
+
+std::vector<std::uint8_t> gather(const std::vector<std::uint8_t>& mine) {
+  if (size() == 1) return mine;
+  const int ranks = size(), me = rank();
+  int count = as_count(mine.size());
+  std::vector<int> counts(me == 0 ? ranks : 0), displacements(me == 0 ? ranks : 0);
+  check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+  std::vector<std::uint8_t> all;
+  if (me == 0) {
+    std::size_t total = 0;
+    for (int r = 0; r < ranks; ++r) displacements[r] = as_count(total), total += std::size_t(counts[r]);
+    all.resize(total);
+  }
+  check(MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), displacements.data(), MPI_BYTE, 0,
+                    MPI_COMM_WORLD),
+        "MPI_Gatherv");
+  return all;
+}
+
+void broadcast(std::vector<std::uint32_t>& values) {
+  if (size() > 1)
+    check(MPI_Bcast(values.data(), as_count(values.size()), MPI_UINT32_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
+void barrier() {
+  if (size() > 1) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+}
+
+void Transport::start(const Layout& L, int variable, std::size_t bytes, const void* send, void* halo) {
+  for (const HaloPeer& peer : L.peers) {
+    const int rank = int(peer.part);
+    if (peer.halo_count) {
+      MPI_Request r;
+      auto* into = static_cast<char*>(halo) + std::size_t(peer.halo_begin - L.num_vertices) * bytes;
+      check(MPI_Irecv(into, as_count(peer.halo_count * bytes), MPI_BYTE, rank, variable, MPI_COMM_WORLD, &r),
+            "MPI_Irecv");
+      requests_.push_back(r);
+    }
+    if (peer.send_count) {
+      MPI_Request r;
+      const auto* from = static_cast<const char*>(send) + std::size_t(peer.send_begin) * bytes;
+      check(MPI_Isend(from, as_count(peer.send_count * bytes), MPI_BYTE, rank, variable, MPI_COMM_WORLD, &r),
+            "MPI_Isend");
+      requests_.push_back(r);
+    }
+  }
+}
+
+void Transport::finish() {
+  std::vector<MPI_Request> all;
+  all.swap(requests_);
+  if (!all.empty()) check(MPI_Waitall(int(all.size()), all.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+}  // namespace cellgraph::mpi

@@ -1,0 +1,53 @@
+// One part of a partitioned run behind the Simulation interface. Steps run on the part (its
+// backend trades the halo through the transport); observers see the whole graph: censuses
+// and observable sums are added over all ranks, and states and exported variables gathered on
+// rank 0 in user order (other ranks get empty vectors). Every rank must call the observers
+// at the same points: they are collective.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cellgraph/simulation.hpp"
+
+namespace cellgraph {
+
+class PartitionedSimulation final : public Simulation {
+ public:
+  // `part` runs this rank's part of `partition` (the part of every vertex; parts == ranks).
+  PartitionedSimulation(std::unique_ptr<Simulation> part, const std::vector<std::uint32_t>& partition,
+                        std::uint32_t parts);
+
+  std::string backend_name() const override;
+  const Layout& layout() const override { return part_->layout(); }
+  std::uint32_t num_states() const override { return part_->num_states(); }
+  void advance(std::uint64_t steps) override { part_->advance(steps); }
+  std::uint64_t step() const override { return part_->step(); }
+
+  std::vector<std::uint64_t> census() const override;
+  std::vector<std::uint32_t> states() const override;
+  void set_states(const std::vector<std::uint32_t>& user_order) override;
+  std::vector<std::string> observable_names() const override { return part_->observable_names(); }
+  std::vector<double> observables() const override;
+  std::vector<std::int64_t> observable_sums() const override;
+  std::vector<double> observable_values(const std::vector<std::int64_t>& sums, std::uint64_t vertices) const override {
+    return part_->observable_values(sums, vertices);
+  }
+  std::vector<std::vector<std::uint8_t>> export_state() const override;
+  void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override;
+
+ private:
+  // Rank 0: the bytes every rank sent (rank by rank, each in its ascending user ids) put back
+  // in user order, `bytes` per vertex.
+  std::vector<std::uint8_t> in_user_order(const std::vector<std::uint8_t>& gathered, std::size_t bytes) const;
+  // This part's slice of a whole graph's values in user order.
+  std::vector<std::uint8_t> mine(const std::vector<std::uint8_t>& all, std::size_t bytes) const;
+
+  std::unique_ptr<Simulation> part_;
+  std::uint32_t parts_;
+  std::uint64_t vertices_;              // of the whole graph
+  std::vector<VertexId> owned_;         // this part's user ids, ascending
+  std::vector<VertexId> by_part_;       // every user id, by part, ascending within each
+};
+
+}  // namespace cellgraph

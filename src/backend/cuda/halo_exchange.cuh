@@ -1,0 +1,80 @@
+// The halo of a partitioned run on the GPU: the cells peers read are packed on the device
+// (one gather kernel per variable) and copied to pinned memory on a stream of their own, so
+// that the interior vertices' kernels run meanwhile; the transport (MPI) moves the pinned
+// buffers; the received halo is copied into the current buffer before the boundary kernels.
+#pragma once
+#include <memory>
+#include <tuple>
+#include <utility>
+
+#include "cellgraph/halo.hpp"
+#include "cellgraph/model.hpp"
+#include "src/backend/cuda/device_array.cuh"
+#include "src/backend/cuda/stream.cuh"
+
+namespace cellgraph::cuda {
+
+template <class T>
+__global__ void pack_cells(const T* values, const std::uint32_t* cells, std::uint32_t count, T* packed) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) packed[i] = values[cells[i]];
+}
+
+template <class Vars, class Seq = std::make_integer_sequence<int, Vars::count>>
+class DeviceHalo;
+
+template <class Vars, int... I>
+class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
+  template <int J>
+  using T = typename Vars::template type<J>;
+
+ public:
+  DeviceHalo(const Layout& layout, std::shared_ptr<HaloTransport> transport)
+      : layout_(layout), transport_(std::move(transport)),
+        send_cells_(layout.send_cells.data(), layout.send_cells.size()),
+        packed_(DeviceArray<T<I>>(layout.send_cells.size())...),
+        send_(PinnedArray<T<I>>(layout.send_cells.size())...),
+        received_(PinnedArray<T<I>>(layout.num_halo)...) {}
+
+  // Packs `current` once the work queued on `after` is done, and copies it to the host.
+  void pack(StateRef<Vars> current, cudaStream_t after) {
+    CG_CUDA(cudaEventRecord(ready_, after));
+    CG_CUDA(cudaStreamWaitEvent(stream_, ready_));
+    const std::uint32_t n = std::uint32_t(layout_.send_cells.size());
+    if (n) ((pack_one<I>(current, n)), ...);
+  }
+  // Waits for the packed cells, then hands them to the transport.
+  void start() {
+    CG_CUDA(cudaStreamSynchronize(stream_));
+    ((transport_->start(layout_, I, sizeof(T<I>), std::get<I>(send_).data(), std::get<I>(received_).data())), ...);
+  }
+  // Waits for the peers' cells and copies them into `current`'s halo; `stream` waits for that.
+  void finish(StateRef<Vars> current, cudaStream_t stream) {
+    transport_->finish();
+    if (layout_.num_halo)
+      ((CG_CUDA(cudaMemcpyAsync(current.template get<I>() + layout_.num_vertices, std::get<I>(received_).data(),
+                                layout_.num_halo * sizeof(T<I>), cudaMemcpyHostToDevice, stream_))),
+       ...);
+    CG_CUDA(cudaEventRecord(arrived_, stream_));
+    CG_CUDA(cudaStreamWaitEvent(stream, arrived_));
+  }
+
+ private:
+  template <int J>
+  void pack_one(StateRef<Vars> current, std::uint32_t n) {
+    T<J>* packed = std::get<J>(packed_).data();
+    pack_cells<<<(n + 255) / 256, 256, 0, stream_>>>(current.template get<J>(), send_cells_.data(), n, packed);
+    CG_CUDA_LAUNCHED();
+    CG_CUDA(cudaMemcpyAsync(std::get<J>(send_).data(), packed, n * sizeof(T<J>), cudaMemcpyDeviceToHost, stream_));
+  }
+
+  const Layout& layout_;
+  std::shared_ptr<HaloTransport> transport_;
+  DeviceArray<std::uint32_t> send_cells_;
+  std::tuple<DeviceArray<T<I>>...> packed_;
+  std::tuple<PinnedArray<T<I>>...> send_, received_;
+  Stream stream_;
+  Event ready_, arrived_;
+};
+
+}  // namespace cellgraph::cuda

@@ -1,0 +1,115 @@
+// cellgraph partition (METIS k-way or block; .part files and a report), and the set-up of a
+// partitioned run: this rank's part, compiled with its halo, behind a PartitionedSimulation.
+#include <iomanip>
+#include <iostream>
+
+#include "cellgraph/coloring.hpp"
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/partition.hpp"
+#include "partition/mpi.hpp"
+#include "partition/partitioned_simulation.hpp"
+#include "src/cli/cli.hpp"
+
+namespace cellgraph::cli {
+namespace {
+
+po::options_description method_options() {
+  po::options_description d("Partitioning");
+  d.add_options()
+      ("method", po::value<std::string>(), "metis (k-way) or block (vertex v in part v * parts / n: slabs of a grid); "
+                                           "default: block for grids, metis otherwise")
+      ("objective", po::value<std::string>()->default_value("cut"), "METIS minimizes the edge cut (cut) or the communication volume (volume)")
+      ("imbalance", po::value<double>()->default_value(1.03), "METIS: largest part at most this times the mean part")
+      ("contiguous", po::bool_switch(), "METIS: every part connected")
+      ("partition-seed", unsigned_value<std::uint64_t>(1), "METIS's random seed");
+  return d;
+}
+
+PartitionOptions partition_options_from(const po::variables_map& vm, const Source& source) {
+  PartitionOptions o;
+  const std::string method = vm.count("method") ? vm["method"].as<std::string>() : source.grid ? "block" : "metis";
+  if (method == "metis") o.method = PartitionMethod::metis;
+  else if (method == "block") o.method = PartitionMethod::block;
+  else throw Error("--method must be metis or block, not '" + method + "'");
+  const std::string objective = vm["objective"].as<std::string>();
+  if (objective == "cut") o.objective = PartitionObjective::edge_cut;
+  else if (objective == "volume") o.objective = PartitionObjective::volume;
+  else throw Error("--objective must be cut or volume, not '" + objective + "'");
+  o.imbalance = vm["imbalance"].as<double>();
+  o.contiguous = vm["contiguous"].as<bool>();
+  o.seed = get_unsigned<std::uint64_t>(vm, "partition-seed");
+  return o;
+}
+
+void print_report(const PartitionReport& r, std::uint64_t edges) {
+  std::cout << "parts " << r.parts << ", edge cut " << r.edge_cut << " of " << edges << " edges ("
+            << three_digits(edges ? 100.0 * double(r.edge_cut) / double(edges) : 0.0) << "%), halo cells "
+            << r.total_halo() << ", imbalance " << three_digits(r.imbalance) << "\n"
+            << "part  vertices      halo  peers\n";
+  for (std::uint32_t p = 0; p < r.parts; ++p)
+    std::cout << std::setw(4) << p << std::setw(10) << r.vertices[p] << std::setw(10) << r.halo[p] << std::setw(7)
+              << r.peers[p] << "\n";
+}
+
+}  // namespace
+
+po::options_description run_partition_options() {
+  po::options_description d("Partitioned runs (mpirun -np N cellgraph run ...: one part per rank)");
+  d.add_options()("partition", po::value<std::string>(),
+                  "METIS .part file with N parts (from `cellgraph partition`); without it each run partitions its source");
+  d.add(method_options());
+  return d;
+}
+
+std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
+                                                        const models::ModelInfo& model, const models::Params& params,
+                                                        SimulationOptions options) {
+  const Graph& g = source.graph;
+  const std::uint32_t parts = std::uint32_t(mpi::size()), me = std::uint32_t(mpi::rank());
+  std::vector<std::uint32_t> partition;
+  if (vm.count("partition")) {
+    partition = read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts);
+  } else {  // rank 0 partitions, the others take its answer (METIS need not run N times)
+    const PartitionOptions o = partition_options_from(vm, source);
+    partition.resize(g.num_vertices());
+    if (me == 0) partition = partition_graph(g, parts, o);
+    mpi::broadcast(partition);
+  }
+  // Every part takes the whole graph's hub thresholds: a vertex is folded alike in any split.
+  const CompileOptions compile = compile_options_for(g, compile_options(vm));
+  auto layout = std::make_shared<const Layout>(compile_rows(g, part_rows(g, partition, parts, me), compile));
+  options.halo = std::make_shared<mpi::Transport>();
+  if (options.update.mode == UpdateMode::colored) {  // the whole graph's coloring, restricted to the part
+    const std::vector<std::uint32_t> colors = greedy_coloring(g, options.seed);
+    for (std::uint32_t v = 0; v < layout->num_vertices; ++v) options.colors.push_back(colors[layout->local_to_user[v]]);
+  }
+  return std::make_unique<PartitionedSimulation>(model.make(params, layout, options), partition, parts);
+}
+
+int partition_command(const Args& args) {
+  po::options_description d("cellgraph partition");
+  d.add_options()("help,h", "show this help")(
+      "config", po::value<std::string>(), "INI file of these options (key = value); flags override it")(
+      "parts", unsigned_value<std::uint32_t>(0), "number of parts (one per MPI rank or GPU)")(
+      "out", po::value<std::string>(), "write the partition here (METIS .part: line i = part of vertex i)");
+  d.add(source_options()).add(method_options());
+  po::variables_map vm;
+  if (!parse_options(args, d, "usage: cellgraph partition SOURCE --parts N [--out FILE] [options]", vm)) return 0;
+  const std::uint32_t parts = get_unsigned<std::uint32_t>(vm, "parts");
+  if (parts == 0) throw Error("--parts N is required (N >= 1)");
+  const Source source = load_source(source_spec(vm));
+  const PartitionOptions o = partition_options_from(vm, source);
+  if (vm.count("out")) AtomicFile probe(vm["out"].as<std::string>());
+  const std::vector<std::uint32_t> partition = partition_graph(source.graph, parts, o);
+  std::cout << source.description << ": " << (o.method == PartitionMethod::metis ? "METIS k-way" : "block") << "\n";
+  std::uint64_t edges = 0;
+  for (VertexId v = 0; v < source.graph.num_vertices(); ++v)
+    for (EdgeOffset e = source.graph.offsets[v]; e < source.graph.offsets[v + 1]; ++e)
+      edges += source.graph.neighbors[e] != kBoundaryVertex;
+  print_report(partition_report(source.graph, partition, parts), edges / 2);
+  if (vm.count("out")) write_partition(vm["out"].as<std::string>(), partition);
+  return 0;
+}
+
+}  // namespace cellgraph::cli
