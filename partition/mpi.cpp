@@ -60,6 +60,30 @@ int size() {
   return s;
 }
 
+namespace {
+// The ranks that share this host (MPI_COMM_TYPE_SHARED), split once.
+MPI_Comm host_communicator() {
+  static MPI_Comm host = [] {
+    MPI_Comm c;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c), "MPI_Comm_split_type");
+    return c;
+  }();
+  return host;
+}
+}  // namespace
+
+int local_rank() {
+  int r = 0;
+  if (initialized()) MPI_Comm_rank(host_communicator(), &r);
+  return r;
+}
+
+int local_size() {
+  int s = 1;
+  if (initialized()) MPI_Comm_size(host_communicator(), &s);
+  return s;
+}
+
 void abort_job(int code) {
   if (initialized()) MPI_Abort(MPI_COMM_WORLD, code);
   std::exit(code);

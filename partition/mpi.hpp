@@ -27,6 +27,10 @@ class Session {
 // This process's rank and the number of ranks: 0 and 1 without MPI.
 int rank();
 int size();
+// This process's rank among the ranks on its host, and their number: a rank takes the GPU and
+// the share of the CPU cores its local rank points at. 0 and 1 without MPI.
+int local_rank();
+int local_size();
 // Ends every rank of the job: an error on one rank must not leave the others waiting.
 [[noreturn]] void abort_job(int code);
 

@@ -143,10 +143,10 @@ CompileRows part_rows(const Graph& g, const std::vector<std::uint32_t>& part, st
   std::vector<std::vector<VertexId>> halo_from(parts), send_to(parts);
   for (VertexId v = 0; v < g.num_vertices(); ++v) {
     const std::uint32_t p = part[v];
-    if (p == me) rows.owned.push_back(v), rows.reads_halo.push_back(0);
+    if (p == me) rows.owned.push_back(v);
     for_each_vertex_neighbor(g, v, [&](VertexId u) {
       const std::uint32_t q = part[u];
-      if (p == me && q != me) halo_from[q].push_back(u), rows.reads_halo.back() = 1;
+      if (p == me && q != me) halo_from[q].push_back(u);
       else if (p != me && q == me) send_to[p].push_back(u);  // p's vertex v reads our u
     });
   }

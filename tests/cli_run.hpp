@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace cellgraph::test {
@@ -24,7 +25,17 @@ inline CommandResult run_command(const std::string& command) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-// `cellgraph ARGS`, the binary this build made.
-inline CommandResult run_cli(const std::string& args) { return run_command(std::string(CELLGRAPH_CLI) + " " + args); }
+// The binary this build made, and mpirun: build-time paths, which CELLGRAPH_CLI and
+// CELLGRAPH_MPIEXEC in the environment override (the GPU machine runs a copy of the tree
+// elsewhere).
+inline std::string path_from_env(const char* name, const char* built) {
+  const char* set = std::getenv(name);
+  return set && *set ? set : built;
+}
+inline std::string cli_path() { return path_from_env("CELLGRAPH_CLI", CELLGRAPH_CLI); }
+inline std::string mpiexec_path() { return path_from_env("CELLGRAPH_MPIEXEC", CELLGRAPH_MPIEXEC); }
+
+// `cellgraph ARGS`.
+inline CommandResult run_cli(const std::string& args) { return run_command(cli_path() + " " + args); }
 
 }  // namespace cellgraph::test

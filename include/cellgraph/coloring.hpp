@@ -40,7 +40,9 @@ struct ColorClasses {
   std::vector<std::uint32_t> begin, giant_end, hub_end;
   std::uint32_t count() const { return std::uint32_t(giant_end.size()); }
 };
-ColorClasses color_classes(const Layout& layout, const std::vector<std::uint32_t>& colors);
+// `count` classes (0: one past the largest color). A part of a partitioned run passes the whole
+// graph's count, so that every part steps through the same classes and exchanges alike.
+ColorClasses color_classes(const Layout& layout, const std::vector<std::uint32_t>& colors, std::uint32_t count = 0);
 
 // Throws Error naming the first edge whose ends share a color (for tests and checks).
 void check_coloring(const Layout& layout, const std::vector<std::uint32_t>& colors);

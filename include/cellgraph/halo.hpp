@@ -2,7 +2,7 @@
 // variable, the values of layout.send_cells (peer by peer) into one buffer and hands it to
 // start() with the variable's halo (num_halo values, peer by peer, where the peers' cells land);
 // finish() returns once every started variable has arrived. Between the two, the backend
-// updates the vertices that read no halo cell. The MPI transport is partition/mpi_transport.hpp.
+// updates its interior (the vertices peers do not read). The MPI transport is partition/mpi.hpp.
 #pragma once
 #include <cstddef>
 

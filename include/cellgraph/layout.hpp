@@ -14,8 +14,8 @@
 // boundary cell (the boundary value).
 //
 // A part of a partitioned graph orders its updated vertices: hub slices, then the ordinary
-// vertices that read no halo cell (updated while the halo is in flight), then, from
-// boundary_begin, those that do. Its halo holds one contiguous range per peer part.
+// vertices that peers read (sent), then, from interior_begin, the rest, which are updated
+// while the sent ones are in flight. Its halo holds one contiguous range per peer part.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -67,8 +67,8 @@ struct Layout {
   std::vector<std::uint32_t> degree;        // per local vertex
   AlignedArray<std::uint32_t> neighbors;    // local cell ids
 
-  // Ordinary vertices from here on read halo cells (num_vertices when there is no halo).
-  std::uint32_t boundary_begin = 0;
+  // Ordinary vertices from here on are not sent to peers (num_hub_vertices() without peers).
+  std::uint32_t interior_begin = 0;
   std::vector<HaloPeer> peers;              // partitioned layouts only
   std::vector<std::uint32_t> send_cells;    // local ids, peer by peer
 
@@ -104,7 +104,6 @@ void for_each_neighbor(const Layout& L, std::uint32_t v, Visit&& visit) {
 // partitioned graph. Vertices not in `owned` or `halo` must not be neighbors of owned ones.
 struct CompileRows {
   std::vector<VertexId> owned;             // user ids, ascending
-  std::vector<std::uint8_t> reads_halo;    // per owned vertex: 1 when a neighbor is in the halo
   std::vector<VertexId> halo;              // user ids of the halo cells, in halo order
   std::vector<HaloPeer> peers;             // copied into the layout
   std::vector<VertexId> send;              // user ids of send_cells, peer by peer

@@ -25,10 +25,15 @@ struct SimulationOptions {
   // part, so that every partitioning updates alike). Empty: a whole graph, colored here.
   std::shared_ptr<HaloTransport> halo;
   std::vector<std::uint32_t> colors;
+  std::uint32_t color_count = 0;  // the whole graph's number of colors (0: those in `colors`)
 };
 
 // True when this build has the CUDA backend and a CUDA device is present.
 bool cuda_device_available();
+// CUDA devices present (0 without the CUDA backend), and the one this process's later CUDA
+// work goes to (a rank of a partitioned run takes its own).
+int cuda_device_count();
+void use_cuda_device(int device);
 
 class Simulation {
  public:

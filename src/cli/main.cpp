@@ -43,24 +43,26 @@ int main(int argc, char** argv) {
     return 2;
   }
   // Under mpirun every rank runs this; an error on one rank ends the whole job (the others
-  // would wait for it forever), naming the rank.
+  // would wait for it forever), naming the rank. Each message is one write, so that the
+  // ranks' lines do not interleave.
   namespace mpi = cellgraph::mpi;
   std::string who = "cellgraph " + command;
+  auto report = [&](const std::string& what) { std::cerr << (who + ": " + what + "\n") << std::flush; };
   try {
     mpi::Session session(&argc, &argv);
     if (mpi::size() > 1) who += " (rank " + std::to_string(mpi::rank()) + " of " + std::to_string(mpi::size()) + ")";
     try {
       return it->second(Args(argv + 2, argv + argc));
     } catch (const cellgraph::Error& e) {
-      std::cerr << who << ": error: " << e.what() << "\n";
+      report(std::string("error: ") + e.what());
     } catch (const std::bad_alloc&) {
-      std::cerr << who << ": error: out of memory\n";
+      report("error: out of memory");
     } catch (const std::exception& e) {
-      std::cerr << who << ": internal error: " << e.what() << "\n";
+      report(std::string("internal error: ") + e.what());
     }
-    if (mpi::size() > 1) std::cerr.flush(), mpi::abort_job(1);
+    if (mpi::size() > 1) mpi::abort_job(1);
   } catch (const cellgraph::Error& e) {  // MPI could not start
-    std::cerr << who << ": error: " << e.what() << "\n";
+    report(std::string("error: ") + e.what());
   }
   return 1;
 }

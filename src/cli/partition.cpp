@@ -1,6 +1,8 @@
 // cellgraph partition (METIS k-way or block; .part files and a report), and the set-up of a
 // partitioned run: this rank's part, compiled with its halo, behind a PartitionedSimulation.
+#include <algorithm>
 #include <iomanip>
+#include <omp.h>
 #include <iostream>
 
 #include "cellgraph/coloring.hpp"
@@ -79,10 +81,15 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
   // Every part takes the whole graph's hub thresholds: a vertex is folded alike in any split.
   const CompileOptions compile = compile_options_for(g, compile_options(vm));
   auto layout = std::make_shared<const Layout>(compile_rows(g, part_rows(g, partition, parts, me), compile));
+  // Ranks on one host share it: each takes a GPU of its own (round robin) or its share of
+  // the cores (oversubscribed OpenMP threads spin against each other).
+  if (options.backend == BackendKind::cuda) use_cuda_device(mpi::local_rank() % std::max(1, cuda_device_count()));
+  if (options.threads == 0) options.threads = std::max(1, omp_get_num_procs() / mpi::local_size());
   options.halo = std::make_shared<mpi::Transport>();
   if (options.update.mode == UpdateMode::colored) {  // the whole graph's coloring, restricted to the part
     const std::vector<std::uint32_t> colors = greedy_coloring(g, options.seed);
     for (std::uint32_t v = 0; v < layout->num_vertices; ++v) options.colors.push_back(colors[layout->local_to_user[v]]);
+    options.color_count = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
   }
   return std::make_unique<PartitionedSimulation>(model.make(params, layout, options), partition, parts);
 }

@@ -60,10 +60,12 @@ std::vector<std::uint32_t> greedy_coloring(const Graph& g, std::uint64_t seed) {
                             });
 }
 
-ColorClasses color_classes(const Layout& L, const std::vector<std::uint32_t>& colors) {
+ColorClasses color_classes(const Layout& L, const std::vector<std::uint32_t>& colors, std::uint32_t count) {
   if (colors.size() != L.num_vertices) throw Error("coloring of " + std::to_string(colors.size()) +
                                                    " vertices for a layout of " + std::to_string(L.num_vertices));
-  const std::uint32_t count = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
+  const std::uint32_t used = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
+  if (count == 0) count = used;
+  if (used > count) throw Error("a coloring with " + std::to_string(used) + " colors for " + std::to_string(count) + " classes");
   ColorClasses classes;
   classes.begin.assign(count + 1, 0);
   for (std::uint32_t c : colors) ++classes.begin[c + 1];

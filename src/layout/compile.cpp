@@ -14,10 +14,10 @@ double mean_degree(const Graph& g) {
 }
 
 // Hubs (rounded up to whole slices) first, by degree descending; then the ordinary vertices
-// that read no halo cell, then those that do, each group sorted by degree descending within
+// that peers read (rows.send), then the rest, each group sorted by degree descending within
 // windows of `window` vertices, so that neighbors stay near. Returns user ids.
 std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, const CompileOptions& o,
-                                   std::uint32_t* num_hubs, std::uint32_t* boundary_begin) {
+                                   std::uint32_t* num_hubs, std::uint32_t* interior_begin) {
   std::vector<VertexId> order = rows.owned;  // ascending
   const std::uint32_t n = std::uint32_t(order.size()), quantum = o.degree_quantum;
   auto by_degree = [&](VertexId a, VertexId b) { return g.degree(a) > g.degree(b); };
@@ -32,14 +32,14 @@ std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, cons
     std::stable_sort(order.begin(), order.end(), by_degree);
     std::sort(order.begin() + hubs, order.end());  // the rest back in their own order
   }
-  auto boundary_first = order.end();
-  if (!rows.reads_halo.empty()) {
-    std::vector<std::uint8_t> reads(g.num_vertices(), 0);
-    for (std::uint32_t i = 0; i < n; ++i) reads[rows.owned[i]] = rows.reads_halo[i];
-    boundary_first = std::stable_partition(order.begin() + hubs, order.end(), [&](VertexId v) { return !reads[v]; });
+  auto interior = order.begin() + hubs;
+  if (!rows.send.empty()) {
+    std::vector<std::uint8_t> sent(g.num_vertices(), 0);
+    for (VertexId v : rows.send) sent[v] = 1;
+    interior = std::stable_partition(order.begin() + hubs, order.end(), [&](VertexId v) { return sent[v]; });
   }
-  *boundary_begin = std::uint32_t(boundary_first - order.begin());
-  for (auto [first, last] : {std::pair{order.begin() + hubs, boundary_first}, std::pair{boundary_first, order.end()}})
+  *interior_begin = std::uint32_t(interior - order.begin());
+  for (auto [first, last] : {std::pair{order.begin() + hubs, interior}, std::pair{interior, order.end()}})
     for (auto begin = first; begin < last; begin += std::min<std::ptrdiff_t>(o.sort_window, last - begin))
       std::stable_sort(begin, begin + std::min<std::ptrdiff_t>(o.sort_window, last - begin), by_bucket);
   *num_hubs = hubs;
@@ -78,7 +78,7 @@ Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOption
   L.hub_degree = options.hub_degree;
   L.giant_degree = options.giant_degree;
   std::uint32_t num_hubs = 0;
-  L.local_to_user = degree_order(g, rows, options, &num_hubs, &L.boundary_begin);
+  L.local_to_user = degree_order(g, rows, options, &num_hubs, &L.interior_begin);
   L.local_to_user.insert(L.local_to_user.end(), rows.halo.begin(), rows.halo.end());
 
   constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;

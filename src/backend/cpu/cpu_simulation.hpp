@@ -28,7 +28,8 @@ class CpuSimulation final : public Simulation {
         current_(layout_->state_length()), next_(layout_->state_length()) {
     check_boundary_state(options.boundary_value, model_.num_states());
     if (options.update.mode == UpdateMode::colored)
-      classes_ = color_classes(*layout_, options.colors.empty() ? greedy_coloring(*layout_, options.seed) : options.colors);
+      classes_ = options.colors.empty() ? color_classes(*layout_, greedy_coloring(*layout_, options.seed))
+                                        : color_classes(*layout_, options.colors, options.color_count);
     if (options.halo) for_each_variable<Vars>([&](auto i) {
       send_[i].resize(layout_->send_cells.size() * sizeof(typename Vars::template type<decltype(i)::value>));
     });
@@ -44,19 +45,19 @@ class CpuSimulation final : public Simulation {
   void advance(std::uint64_t steps) override {
     for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
       const cpu::StepContext step{options_.seed, static_cast<std::uint32_t>(step_), alpha()};
+      // A partitioned run's halo holds the peers' current cells between steps.
       if (options_.update.mode == UpdateMode::colored) {
-        // Each class reads the classes before it: the halo is refreshed before each.
+        // Each class reads the classes before it: its cells go out as soon as it is done.
         cpu::sweep_colored(*layout_, model_, current_.ref(), classes_, step, threads_, [&] {
-          if (options_.halo) exchange_halo(), options_.halo->finish();
+          if (options_.halo) start_exchange(current_), options_.halo->finish();
         });
       } else if (options_.halo) {
-        // Vertices that read no halo cell run while the halo is in flight; the rest after.
+        // The cells peers read first; they travel while the interior is updated.
         const Layout& L = *layout_;
-        exchange_halo();
-        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, L.num_hub_vertices(), L.boundary_begin);
+        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, 0, L.interior_begin);
+        start_exchange(next_);
+        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, L.interior_begin, L.num_vertices);
         options_.halo->finish();
-        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, 0, L.num_hub_vertices());
-        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, L.boundary_begin, L.num_vertices);
         current_.swap(next_);
       } else {
         cpu::sweep(*layout_, model_, current_.ref(), next_.ref(), step, threads_, 0, layout_->num_vertices);
@@ -87,6 +88,7 @@ class CpuSimulation final : public Simulation {
 
   void set_states(const std::vector<std::uint32_t>& user_order) override {
     from_user_states(*layout_, user_order, model_.num_states(), current_.template array<0>().data());
+    refresh_halo();
   }
 
   std::vector<std::string> observable_names() const override { return observable_names_of(model_); }
@@ -133,21 +135,27 @@ class CpuSimulation final : public Simulation {
       from_user_bytes(*layout_, variables[I], current_.template array<I>().data());
     });
     step_ = step;
+    refresh_halo();
   }
 
  private:
-  // Packs the cells peers read and starts the exchange of every variable of the current
-  // buffer; the halo arrives straight in the buffer's halo cells.
-  void exchange_halo() {
+  // Packs the cells peers read and starts the exchange of every variable of `buffer`; the
+  // halo arrives straight in the buffer's halo cells.
+  void start_exchange(HostState<Vars>& buffer) {
     const Layout& L = *layout_;
     for_each_variable<Vars>([&](auto i) {
       constexpr int I = decltype(i)::value;
       using T = typename Vars::template type<I>;
       T* packed = reinterpret_cast<T*>(send_[I].data());
-      T* values = current_.template array<I>().data();
+      T* values = buffer.template array<I>().data();
       for (std::size_t k = 0; k < L.send_cells.size(); ++k) packed[k] = values[L.send_cells[k]];
       options_.halo->start(L, I, sizeof(T), packed, values + L.num_vertices);
     });
+  }
+
+  // Fills the halo from the peers (after states are set: every rank sets them).
+  void refresh_halo() {
+    if (options_.halo) start_exchange(current_), options_.halo->finish();
   }
 
   double alpha() const { return options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0; }

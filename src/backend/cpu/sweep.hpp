@@ -84,16 +84,16 @@ void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> c
 }
 
 // A colored step: the classes one after another, each in place (no two of its vertices are
-// neighbors, so none reads what another writes). before_class() runs before each (a
-// partitioned run refreshes its halo there).
-template <class Model, class BeforeClass>
+// neighbors, so none reads what another writes). after_class() runs after each (a
+// partitioned run sends the class's new cells to its peers there).
+template <class Model, class AfterClass>
 void sweep_colored(const Layout& L, const Model& model, StateRef<typename Model::Vars> state,
-                   const ColorClasses& classes, const StepContext& step, int threads, BeforeClass&& before_class) {
+                   const ColorClasses& classes, const StepContext& step, int threads, AfterClass&& after_class) {
   for (std::uint32_t c = 0; c < classes.count(); ++c) {
-    before_class();
     const std::int64_t first = classes.begin[c], last = classes.begin[c + 1];
 #pragma omp parallel for schedule(static) num_threads(threads) if (last - first >= kParallelMinimum)
     for (std::int64_t i = first; i < last; ++i) update_vertex(L, model, state, state, classes.vertices[i], step);
+    after_class();
   }
 }
 

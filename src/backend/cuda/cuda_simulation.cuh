@@ -68,9 +68,9 @@ class CudaSimulation final : public Simulation {
                                                 int(census_bins_), census_chunk(0), stream_));
     census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
     if (colored()) {
-      classes_ = color_classes(*layout_, options.colors.empty()
-                                             ? jones_plassmann(device_, layout_->num_vertices, options.seed)
-                                             : options.colors);
+      classes_ = options.colors.empty()
+                     ? color_classes(*layout_, jones_plassmann(device_, layout_->num_vertices, options.seed))
+                     : color_classes(*layout_, options.colors, options.color_count);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
     if (options.halo) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
@@ -135,6 +135,7 @@ class CudaSimulation final : public Simulation {
   void set_states(const std::vector<std::uint32_t>& user_order) override {
     from_user_states(*layout_, user_order, model_.num_states(), states_host_.data());
     upload(states_host_.data(), current().template array<0>(), layout_->num_vertices);
+    refresh_halo();
   }
 
   std::vector<std::string> observable_names() const override { return observable_names_of(model_); }
@@ -189,6 +190,7 @@ class CudaSimulation final : public Simulation {
     const std::uint32_t counter = std::uint32_t(step);  // the kernels' step numbers continue from here
     CG_CUDA(cudaMemcpyAsync(step_counter_.data(), &counter, sizeof counter, cudaMemcpyHostToDevice, stream_));
     CG_CUDA(cudaStreamSynchronize(stream_));
+    refresh_halo();
   }
 
  private:
@@ -257,10 +259,10 @@ class CudaSimulation final : public Simulation {
     CG_CUDA_LAUNCHED();
   }
 
-  // One step of a part of a partitioned run. Synchronous: the cells peers read are packed
-  // and sent while the ordinary vertices that read no halo cell are updated; then the halo
-  // is copied in and the hubs and the remaining vertices are updated. Colored: the halo is
-  // refreshed before each class.
+  // One step of a part of a partitioned run; the halo holds the peers' current cells before
+  // and after it. Synchronous: the hubs and the cells peers read are updated first, packed
+  // and sent while the interior is updated, and the peers' cells copied into the new buffer's
+  // halo. Colored: each class's cells are sent once the class is done.
   void launch_partitioned_step() {
     const LayoutView& L = device_.view();
     const Layout& H = *layout_;
@@ -270,9 +272,6 @@ class CudaSimulation final : public Simulation {
     const VertexRange none{0, 0};
     if (colored()) {
       for (std::uint32_t c = 0; c < classes_.count(); ++c) {
-        halo_->pack(from, stream_);
-        halo_->start();
-        halo_->finish(from, stream_);
         const std::uint32_t* ids = class_vertices_.data();
         const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c],
                             hub_end = classes_.hub_end[c], end = classes_.begin[c + 1];
@@ -280,23 +279,40 @@ class CudaSimulation final : public Simulation {
                      VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
                      ApplyStep<Model>{from, p}, stream_, stream_);
         CG_CUDA_LAUNCHED();
+        exchange_halo(from);
       }
     } else {
-      const ApplyStep<Model> apply{buffer_[parity_ ^ 1].ref(), p};
-      halo_->pack(from, stream_);
-      launch_sweep(model_, L, from, none, none, VertexRange{L.num_hub_vertices, H.boundary_begin - L.num_hub_vertices},
+      const StateRef<Vars> to = buffer_[parity_ ^ 1].ref();
+      const ApplyStep<Model> apply{to, p};
+      launch_sweep(model_, L, from, VertexRange{0, L.num_giant_hubs},
+                   VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                   VertexRange{L.num_hub_vertices, H.interior_begin - L.num_hub_vertices}, apply, stream_, stream_);
+      CG_CUDA_LAUNCHED();
+      halo_->pack(to, stream_);
+      launch_sweep(model_, L, from, none, none, VertexRange{H.interior_begin, L.num_vertices - H.interior_begin},
                    apply, stream_, stream_);
       CG_CUDA_LAUNCHED();
       halo_->start();
-      halo_->finish(from, stream_);
-      launch_sweep(model_, L, from, VertexRange{0, L.num_giant_hubs},
-                   VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                   VertexRange{H.boundary_begin, L.num_vertices - H.boundary_begin}, apply, stream_, stream_);
-      CG_CUDA_LAUNCHED();
+      halo_->finish(to, stream_);
       parity_ ^= 1;
     }
     advance_step_counter<<<1, 1, 0, stream_>>>(step_counter_.data(), 1);
     CG_CUDA_LAUNCHED();
+  }
+
+  // Sends the cells peers read from `state` once stream_'s work is done and receives theirs
+  // into its halo; stream_'s later work waits for them.
+  void exchange_halo(StateRef<Vars> state) {
+    halo_->pack(state, stream_);
+    halo_->start();
+    halo_->finish(state, stream_);
+  }
+
+  // Fills the halo from the peers (after states are set: every rank sets them).
+  void refresh_halo() {
+    if (!halo_) return;
+    exchange_halo(current().ref());
+    CG_CUDA(cudaStreamSynchronize(stream_));
   }
 
   // The captured graph of `steps` (even) steps from the current buffer.

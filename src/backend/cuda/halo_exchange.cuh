@@ -1,7 +1,8 @@
 // The halo of a partitioned run on the GPU: the cells peers read are packed on the device
 // (one gather kernel per variable) and copied to pinned memory on a stream of their own, so
 // that the interior vertices' kernels run meanwhile; the transport (MPI) moves the pinned
-// buffers; the received halo is copied into the current buffer before the boundary kernels.
+// buffers; the received halo is copied into the buffer's halo cells, and the step's stream
+// waits for it before its next work.
 #pragma once
 #include <memory>
 #include <tuple>

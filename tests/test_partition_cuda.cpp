@@ -1,0 +1,71 @@
+// GPU suite for partitioned runs: parts on the CUDA backend (in-process, each on its own
+// thread and stream, trading halos through pinned host buffers) equal the whole run on the
+// CPU, for every update mode, on grids and on graphs with hubs; and CUDA ranks under mpirun
+// write what one CPU process writes. Skipped without a GPU.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "cellgraph/partition.hpp"
+#include "cellgraph/source/generators.hpp"
+#include "cellgraph/source/source.hpp"
+#include "cli_run.hpp"
+#include "partitioned_runs.hpp"
+#include "scratch.hpp"
+
+using namespace cellgraph;
+using namespace cellgraph::test;
+
+namespace {
+
+void check_gpu_parts(const std::string& model, const models::Params& params, const Graph& g, std::uint32_t parts,
+                     const std::string& update, const CompileOptions& compile = {}) {
+  INFO(model, " ", update, " on ", parts, " GPU parts");
+  SimulationOptions cpu = with_update(update, 23), gpu = cpu;
+  gpu.backend = BackendKind::cuda;
+  auto whole = make_model(model, params, g, cpu, compile);
+  PartitionedModel split(model, params, g, partition_graph(g, parts, {}), parts, gpu, compile);
+  const auto start = random_fill(g.num_vertices(), 0.3, 6);
+  whole->set_states(start);
+  split.set_states(start);
+  for (std::uint64_t steps : {1, 4, 11}) {
+    whole->advance(steps);
+    split.advance(steps);
+    INFO("at step ", whole->step());
+    REQUIRE(split.export_state() == whole->export_state());
+    CHECK(split.observable_sums() == whole->observable_sums());
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: partitioned runs on the CUDA backend equal the whole CPU run" * doctest::skip(!cuda_device_available())) {
+    const Graph grid = build_grid_graph(square_grid(131, 97, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
+    CompileOptions small_hubs;
+    small_hubs.hub_degree = 48;
+    small_hubs.giant_degree = 200;
+    const Graph hubs = rmat_graph(13, 16, 9);
+    for (const char* update : {"sync", "alpha:0.6", "colored"}) {
+      check_gpu_parts("lifelike", {{"rule", "B3/S23"}}, grid, 3, update);
+      check_gpu_parts("ising", {{"T", "2.3"}}, grid, 4, update);
+      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs);
+      check_gpu_parts("lifelike", {{"rule", "/2/3"}, {"p", "0.9"}}, hubs, 2, update, small_hubs);
+    }
+  }
+
+  TEST_CASE("gpu: CUDA ranks under mpirun write what one CPU process writes" *
+            doctest::skip(!cuda_device_available() || !std::filesystem::exists(mpiexec_path()))) {
+    ScratchDir dir;
+    const std::string run = " run --generate rmat:14 --rule B2/S23 --fill 0.2 --steps 30 --stats-every 5 ";
+    REQUIRE(run_cli(run + "--backend cpu --stats " + dir / "cpu.csv" + " --states-out " + dir / "cpu.txt").status == 0);
+    const CommandResult gpu = run_command(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 " + mpiexec_path() +
+        " -np 2 --oversubscribe --bind-to none " + cli_path() + run + "--backend cuda --stats " + dir / "gpu.csv" +
+        " --states-out " + dir / "gpu.txt");
+    REQUIRE_MESSAGE(gpu.status == 0, gpu.out);
+    CHECK(gpu.out.find("cuda x 2 ranks") != std::string::npos);
+    CHECK(read_file(dir / "gpu.csv") == read_file(dir / "cpu.csv"));
+    CHECK(read_file(dir / "gpu.txt") == read_file(dir / "cpu.txt"));
+  }
+}

@@ -1,0 +1,140 @@
+// Partitioned runs under mpirun, through the CLI: on 1 to 4 ranks the outputs (statistics,
+// states, RLE, checkpoints) are the bytes one process writes; .part files drive runs; bad
+// partitions and failing ranks end the job with a message, not a hang, and leave no output.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "cli_run.hpp"
+#include "data_path.hpp"
+#include "scratch.hpp"
+
+using namespace cellgraph::test;
+
+namespace {
+
+bool have_mpirun() { return std::filesystem::exists(mpiexec_path()); }
+
+// `mpirun -np N cellgraph ARGS`, oversubscribed (CI has two cores), allowed to run as root
+// (CI may be root); `timeout` turns a hang into a failure.
+CommandResult mpirun(int ranks, const std::string& args) {
+  return run_command("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+                     "timeout 120 " + mpiexec_path() + " -np " + std::to_string(ranks) + " --bind-to none " +
+                     cli_path() + " " + args);
+}
+
+// The run on one process and on `ranks` ranks write the same bytes into each named output.
+void check_same_outputs(const std::string& args, const std::vector<std::string>& outputs,
+                        std::initializer_list<int> ranks) {
+  ScratchDir dir;
+  auto with_outputs = [&](const std::string& tag) {
+    std::string a = args;
+    for (const std::string& o : outputs) a += " --" + o + " " + dir / (tag + "." + o);
+    return a;
+  };
+  const CommandResult one = run_cli("run " + with_outputs("one") + " --backend cpu");
+  REQUIRE_MESSAGE(one.status == 0, one.out);
+  for (int n : ranks) {
+    INFO(args, " on ", n, " ranks");
+    const CommandResult many = mpirun(n, "run " + with_outputs(std::to_string(n)) + " --backend cpu");
+    REQUIRE_MESSAGE(many.status == 0, many.out);
+    if (n > 1) CHECK(many.out.find("x " + std::to_string(n) + " ranks") != std::string::npos);
+    for (const std::string& o : outputs) {
+      INFO("--", o);
+      CHECK(read_file(dir / (std::to_string(n) + "." + o)) == read_file(dir / ("one." + o)));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("mpi") {
+  TEST_CASE("mpirun: grids, graph files and every model on 1 to 4 ranks write what one process writes" *
+            doctest::skip(!have_mpirun())) {
+    const std::vector<std::string> both = {"stats", "states-out"};
+    check_same_outputs("--grid 61x45 --rule B3/S23 --fill 0.4 --steps 40", {"stats", "states-out", "rle"}, {1, 2, 3, 4});
+    check_same_outputs("--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") +
+                           " --model sir --param beta=0.3 --param tau=3 --fill-count 30 --steps 25",
+                       both, {2, 4});
+    check_same_outputs("--model ising --param T=2.2 --grid 40x30 --neighborhood vonneumann --fill 1 --steps 20 "
+                       "--method metis",
+                       both, {3});
+    check_same_outputs("--model forestfire --param p=0.05 --param f=0.001 --grid 50x50 --boundary fixed:0 --fill 0.5 "
+                       "--steps 20 --update alpha:0.5",
+                       both, {2, 3});
+    check_same_outputs("--generate rmat:11 --rule /2/3 --fill 0.2 --steps 15 --update colored --stats-every 5", both, {3});
+    check_same_outputs("--model rulenumber --param kind=moore --param rule=0x1234567890abcdef1234567890abcdef "
+                       "--grid 33x29 --boundary reflective --fill 0.5 --steps 12",
+                       both, {4});
+  }
+
+  TEST_CASE("mpirun: a checkpoint written on 3 ranks restarts on 2 ranks or one, as if never stopped" *
+            doctest::skip(!have_mpirun())) {
+    ScratchDir dir;
+    const std::string run = "run --model sis --param beta=0.4 --param gamma=0.2 --grid 40x40 --backend cpu ";
+    REQUIRE(run_cli(run + "--fill 0.1 --steps 30 --states-out " + dir / "whole.txt").status == 0);
+    const CommandResult first = mpirun(3, run + "--fill 0.1 --steps 12 --checkpoint " + dir / "c.ckpt");
+    REQUIRE_MESSAGE(first.status == 0, first.out);
+    const CommandResult on_two = mpirun(2, run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "two.txt");
+    REQUIRE_MESSAGE(on_two.status == 0, on_two.out);
+    CHECK(on_two.out.find("ran 18 steps (from step 12)") != std::string::npos);
+    REQUIRE(run_cli(run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "one.txt").status == 0);
+    CHECK(read_file(dir / "two.txt") == read_file(dir / "whole.txt"));
+    CHECK(read_file(dir / "one.txt") == read_file(dir / "whole.txt"));
+  }
+
+  TEST_CASE("mpirun: cellgraph partition writes a .part file that a run on as many ranks follows" *
+            doctest::skip(!have_mpirun())) {
+    ScratchDir dir;
+    const std::string graph = "--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph");
+    const CommandResult split = run_cli("partition " + graph + " --parts 3 --objective volume --out " + dir / "4elt.part");
+    REQUIRE_MESSAGE(split.status == 0, split.out);
+    CHECK(split.out.find("METIS k-way") != std::string::npos);
+    CHECK(split.out.find("parts 3, edge cut ") != std::string::npos);
+    const std::string run = "run " + graph + " --rule B2/S23 --fill 0.3 --steps 20 --backend cpu --states-out ";
+    REQUIRE(run_cli(run + dir / "one.txt").status == 0);
+    const CommandResult three = mpirun(3, run + dir / "three.txt" + " --partition " + dir / "4elt.part");
+    REQUIRE_MESSAGE(three.status == 0, three.out);
+    CHECK(read_file(dir / "three.txt") == read_file(dir / "one.txt"));
+  }
+
+  TEST_CASE("mpirun: bad partitions end every rank with a message naming the file, line and rank" *
+            doctest::skip(!have_mpirun())) {
+    ScratchDir dir;
+    const std::string run = "run --grid 6x4 --steps 3 --backend cpu --stats " + dir / "s.csv" + " --partition ";
+    std::string lines;
+    for (int v = 0; v < 24; ++v) lines += std::to_string(v % 3) + "\n";
+    const std::string three_parts = dir.write("three.part", lines);
+    const CommandResult too_many = mpirun(2, run + three_parts);
+    CHECK(too_many.status != 0);
+    CHECK(too_many.out.find("three.part:3: part id 2 is out of range 0..1 (2 parts)") != std::string::npos);
+    CHECK(too_many.out.find("(rank 0 of 2)") != std::string::npos);
+    const CommandResult short_file = mpirun(3, run + dir.write("short.part", "0\n1\n2\n"));
+    CHECK(short_file.status != 0);
+    CHECK(short_file.out.find("expected one part id per vertex (24), found 3") != std::string::npos);
+    std::string two_of_three;
+    for (int v = 0; v < 24; ++v) two_of_three += std::to_string(v % 2) + "\n";
+    const CommandResult empty_part = mpirun(3, run + dir.write("empty.part", two_of_three));
+    CHECK(empty_part.status != 0);
+    CHECK(empty_part.out.find("part 2 of 3 is empty") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir / "s.csv"));
+  }
+
+  TEST_CASE("mpirun: a rank that fails ends the job, naming the rank" * doctest::skip(!have_mpirun())) {
+    ScratchDir dir;
+    // Only rank 1 finds the state file missing: the other ranks must not wait for it.
+    std::string zeros;
+    for (int v = 0; v < 24; ++v) zeros += "0\n";
+    const std::string states = dir.write("states.txt", zeros);
+    const CommandResult r = run_command(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + mpiexec_path() +
+        " --oversubscribe --bind-to none -np 1 " + cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states " +
+        states + " : -np 1 " + cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states " + dir / "missing.txt");
+    CHECK(r.status != 0);
+    CHECK(r.status != 124);  // not ended by the timeout: no hang
+    CHECK(r.out.find("(rank 1 of 2): error:") != std::string::npos);
+  }
+}
