@@ -101,6 +101,11 @@ void sum(std::vector<std::int64_t>& values) {
           "MPI_Allreduce");
 }
 
+double max(double value) {
+  if (size() > 1) check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return value;
+}
+
 std::vector<std::uint8_t> gather(const std::vector<std::uint8_t>& mine) {
   if (size() == 1) return mine;
   const int ranks = size(), me = rank();

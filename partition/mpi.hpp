@@ -37,6 +37,8 @@ int local_size();
 // Element-wise sums over all ranks, returned on every rank.
 void sum(std::vector<std::uint64_t>& values);
 void sum(std::vector<std::int64_t>& values);
+// The largest of every rank's value, on every rank (the slowest rank's time).
+double max(double value);
 // Rank 0 receives every rank's bytes, concatenated in rank order; other ranks receive nothing.
 std::vector<std::uint8_t> gather(const std::vector<std::uint8_t>& mine);
 // Rank 0's values on every rank (the same length everywhere).

@@ -62,10 +62,10 @@ std::vector<std::uint8_t> PartitionedSimulation::mine(const std::vector<std::uin
 std::vector<std::uint32_t> PartitionedSimulation::states() const {
   const std::vector<std::uint32_t> local = part_->states();
   std::vector<std::uint8_t> bytes(local.size() * 4);
-  std::memcpy(bytes.data(), local.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(bytes.data(), local.data(), bytes.size());
   const std::vector<std::uint8_t> all = in_user_order(mpi::gather(bytes), 4);
   std::vector<std::uint32_t> states(all.size() / 4);
-  std::memcpy(states.data(), all.data(), all.size());
+  if (!all.empty()) std::memcpy(states.data(), all.data(), all.size());
   return states;
 }
 

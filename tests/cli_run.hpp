@@ -38,4 +38,20 @@ inline std::string mpiexec_path() { return path_from_env("CELLGRAPH_MPIEXEC", CE
 // `cellgraph ARGS`.
 inline CommandResult run_cli(const std::string& args) { return run_command(cli_path() + " " + args); }
 
+// mpirun, ready for "-np N PROGRAM ARGS [: -np M ...]": oversubscribed (CI has two cores),
+// allowed to run as root, ended by `timeout` rather than hanging. Under the sanitizers,
+// OpenMPI's own allocations kept until exit are no leaks of ours: its components stay loaded
+// and stacks are unwound fully, so that the suppressions can name its libraries.
+inline std::string mpirun_prefix() {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mca_base_component_disable_dlclose=1 "
+         "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0\" "
+         "LSAN_OPTIONS=\"suppressions=" CELLGRAPH_LSAN_SUPPRESSIONS ":${LSAN_OPTIONS:-}\" timeout 300 " +
+         mpiexec_path() + " --oversubscribe --bind-to none";
+}
+
+// `mpirun -np RANKS cellgraph ARGS`.
+inline CommandResult run_cli_ranks(int ranks, const std::string& args) {
+  return run_command(mpirun_prefix() + " -np " + std::to_string(ranks) + " " + cli_path() + " " + args);
+}
+
 }  // namespace cellgraph::test

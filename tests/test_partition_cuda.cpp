@@ -59,10 +59,8 @@ TEST_SUITE("gpu") {
     ScratchDir dir;
     const std::string run = " run --generate rmat:14 --rule B2/S23 --fill 0.2 --steps 30 --stats-every 5 ";
     REQUIRE(run_cli(run + "--backend cpu --stats " + dir / "cpu.csv" + " --states-out " + dir / "cpu.txt").status == 0);
-    const CommandResult gpu = run_command(
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 " + mpiexec_path() +
-        " -np 2 --oversubscribe --bind-to none " + cli_path() + run + "--backend cuda --stats " + dir / "gpu.csv" +
-        " --states-out " + dir / "gpu.txt");
+    const CommandResult gpu =
+        run_cli_ranks(2, run + "--backend cuda --stats " + dir / "gpu.csv" + " --states-out " + dir / "gpu.txt");
     REQUIRE_MESSAGE(gpu.status == 0, gpu.out);
     CHECK(gpu.out.find("cuda x 2 ranks") != std::string::npos);
     CHECK(read_file(dir / "gpu.csv") == read_file(dir / "cpu.csv"));

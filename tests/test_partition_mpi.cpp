@@ -18,14 +18,6 @@ namespace {
 
 bool have_mpirun() { return std::filesystem::exists(mpiexec_path()); }
 
-// `mpirun -np N cellgraph ARGS`, oversubscribed (CI has two cores), allowed to run as root
-// (CI may be root); `timeout` turns a hang into a failure.
-CommandResult mpirun(int ranks, const std::string& args) {
-  return run_command("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-                     "timeout 120 " + mpiexec_path() + " -np " + std::to_string(ranks) + " --bind-to none " +
-                     cli_path() + " " + args);
-}
-
 // The run on one process and on `ranks` ranks write the same bytes into each named output.
 void check_same_outputs(const std::string& args, const std::vector<std::string>& outputs,
                         std::initializer_list<int> ranks) {
@@ -39,7 +31,7 @@ void check_same_outputs(const std::string& args, const std::vector<std::string>&
   REQUIRE_MESSAGE(one.status == 0, one.out);
   for (int n : ranks) {
     INFO(args, " on ", n, " ranks");
-    const CommandResult many = mpirun(n, "run " + with_outputs(std::to_string(n)) + " --backend cpu");
+    const CommandResult many = run_cli_ranks(n, "run " + with_outputs(std::to_string(n)) + " --backend cpu");
     REQUIRE_MESSAGE(many.status == 0, many.out);
     if (n > 1) CHECK(many.out.find("x " + std::to_string(n) + " ranks") != std::string::npos);
     for (const std::string& o : outputs) {
@@ -76,9 +68,9 @@ TEST_SUITE("mpi") {
     ScratchDir dir;
     const std::string run = "run --model sis --param beta=0.4 --param gamma=0.2 --grid 40x40 --backend cpu ";
     REQUIRE(run_cli(run + "--fill 0.1 --steps 30 --states-out " + dir / "whole.txt").status == 0);
-    const CommandResult first = mpirun(3, run + "--fill 0.1 --steps 12 --checkpoint " + dir / "c.ckpt");
+    const CommandResult first = run_cli_ranks(3, run + "--fill 0.1 --steps 12 --checkpoint " + dir / "c.ckpt");
     REQUIRE_MESSAGE(first.status == 0, first.out);
-    const CommandResult on_two = mpirun(2, run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "two.txt");
+    const CommandResult on_two = run_cli_ranks(2, run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "two.txt");
     REQUIRE_MESSAGE(on_two.status == 0, on_two.out);
     CHECK(on_two.out.find("ran 18 steps (from step 12)") != std::string::npos);
     REQUIRE(run_cli(run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "one.txt").status == 0);
@@ -96,7 +88,7 @@ TEST_SUITE("mpi") {
     CHECK(split.out.find("parts 3, edge cut ") != std::string::npos);
     const std::string run = "run " + graph + " --rule B2/S23 --fill 0.3 --steps 20 --backend cpu --states-out ";
     REQUIRE(run_cli(run + dir / "one.txt").status == 0);
-    const CommandResult three = mpirun(3, run + dir / "three.txt" + " --partition " + dir / "4elt.part");
+    const CommandResult three = run_cli_ranks(3, run + dir / "three.txt" + " --partition " + dir / "4elt.part");
     REQUIRE_MESSAGE(three.status == 0, three.out);
     CHECK(read_file(dir / "three.txt") == read_file(dir / "one.txt"));
   }
@@ -108,16 +100,16 @@ TEST_SUITE("mpi") {
     std::string lines;
     for (int v = 0; v < 24; ++v) lines += std::to_string(v % 3) + "\n";
     const std::string three_parts = dir.write("three.part", lines);
-    const CommandResult too_many = mpirun(2, run + three_parts);
+    const CommandResult too_many = run_cli_ranks(2, run + three_parts);
     CHECK(too_many.status != 0);
     CHECK(too_many.out.find("three.part:3: part id 2 is out of range 0..1 (2 parts)") != std::string::npos);
     CHECK(too_many.out.find("(rank 0 of 2)") != std::string::npos);
-    const CommandResult short_file = mpirun(3, run + dir.write("short.part", "0\n1\n2\n"));
+    const CommandResult short_file = run_cli_ranks(3, run + dir.write("short.part", "0\n1\n2\n"));
     CHECK(short_file.status != 0);
     CHECK(short_file.out.find("expected one part id per vertex (24), found 3") != std::string::npos);
     std::string two_of_three;
     for (int v = 0; v < 24; ++v) two_of_three += std::to_string(v % 2) + "\n";
-    const CommandResult empty_part = mpirun(3, run + dir.write("empty.part", two_of_three));
+    const CommandResult empty_part = run_cli_ranks(3, run + dir.write("empty.part", two_of_three));
     CHECK(empty_part.status != 0);
     CHECK(empty_part.out.find("part 2 of 3 is empty") != std::string::npos);
     CHECK(!std::filesystem::exists(dir / "s.csv"));
@@ -129,10 +121,10 @@ TEST_SUITE("mpi") {
     std::string zeros;
     for (int v = 0; v < 24; ++v) zeros += "0\n";
     const std::string states = dir.write("states.txt", zeros);
-    const CommandResult r = run_command(
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + mpiexec_path() +
-        " --oversubscribe --bind-to none -np 1 " + cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states " +
-        states + " : -np 1 " + cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states " + dir / "missing.txt");
+    const CommandResult r = run_command(mpirun_prefix() + " -np 1 " + cli_path() +
+                                        " run --grid 6x4 --steps 2 --backend cpu --states " + states + " : -np 1 " +
+                                        cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states " +
+                                        dir / "missing.txt");
     CHECK(r.status != 0);
     CHECK(r.status != 124);  // not ended by the timeout: no hang
     CHECK(r.out.find("(rank 1 of 2): error:") != std::string::npos);

@@ -24,12 +24,6 @@ SourceSpec generated(const std::string& spec) {
   return s;
 }
 
-// data/... of the repository; CELLGRAPH_DATA_DIR overrides the folder (a copy of the tree run
-// from elsewhere), as for the tests.
-std::string data_file(const std::string& relative) {
-  const char* dir = std::getenv("CELLGRAPH_DATA_DIR");
-  return std::string(dir && *dir ? dir : "data") + "/" + relative;
-}
 
 template <class Model>
 void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars> cur,
@@ -51,6 +45,11 @@ void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars>
 }
 
 }  // namespace
+
+std::string data_file(const std::string& relative) {
+  const char* dir = std::getenv("CELLGRAPH_DATA_DIR");
+  return std::string(dir && *dir ? dir : "data") + "/" + relative;
+}
 
 std::vector<BenchCase> bench_suite(const std::string& name, std::vector<std::string>& notes) {
   if (name == "quick") return {{"grid 512x512 moore", grid("512x512"), 20}, {"rgg 2^16", generated("rgg:65536:6"), 20}};

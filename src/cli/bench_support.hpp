@@ -15,8 +15,13 @@
 
 namespace cellgraph::cli {
 
-// bench --suite models (bench_models.cpp).
+// bench --suite models (bench_models.cpp) and --suite partition (bench_partition.cpp).
 int bench_models(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
+int bench_partition(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
+
+// data/RELATIVE of the repository; CELLGRAPH_DATA_DIR overrides the folder (a copy of the
+// tree run from elsewhere), as for the tests.
+std::string data_file(const std::string& relative);
 
 struct BenchCase {
   std::string name;

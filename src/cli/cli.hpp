@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cellgraph/layout.hpp"
+#include "cellgraph/partition.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/source/source.hpp"
 #include "models/registry.hpp"
@@ -71,6 +72,14 @@ SimulationOptions simulation_options(const po::variables_map& vm);
 // Partitioned runs (src/cli/partition.cpp): the options of `run`, and this rank's part of the
 // run behind a PartitionedSimulation (one part per MPI rank).
 po::options_description run_partition_options();
+PartitionOptions partition_options_from(const po::variables_map& vm, const Source& source);
+// One part per rank: rank 0 partitions, every rank receives the answer (collective).
+std::vector<std::uint32_t> partition_for_ranks(const Graph& g, const PartitionOptions& options);
+// This rank's part of `g`, compiled with the whole graph's hub thresholds.
+std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vector<std::uint32_t>& partition,
+                                                const CompileOptions& options);
+// The options of this rank's part: its GPU or its share of the host's cores, MPI halo.
+SimulationOptions rank_options(SimulationOptions options);
 std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
                                                         const models::ModelInfo& model, const models::Params& params,
                                                         SimulationOptions options);

@@ -28,6 +28,8 @@ po::options_description method_options() {
   return d;
 }
 
+}  // namespace
+
 PartitionOptions partition_options_from(const po::variables_map& vm, const Source& source) {
   PartitionOptions o;
   const std::string method = vm.count("method") ? vm["method"].as<std::string>() : source.grid ? "block" : "metis";
@@ -43,6 +45,8 @@ PartitionOptions partition_options_from(const po::variables_map& vm, const Sourc
   o.seed = get_unsigned<std::uint64_t>(vm, "partition-seed");
   return o;
 }
+
+namespace {
 
 void print_report(const PartitionReport& r, std::uint64_t edges) {
   std::cout << "parts " << r.parts << ", edge cut " << r.edge_cut << " of " << edges << " edges ("
@@ -64,28 +68,40 @@ po::options_description run_partition_options() {
   return d;
 }
 
-std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
-                                                        const models::ModelInfo& model, const models::Params& params,
-                                                        SimulationOptions options) {
-  const Graph& g = source.graph;
-  const std::uint32_t parts = std::uint32_t(mpi::size()), me = std::uint32_t(mpi::rank());
-  std::vector<std::uint32_t> partition;
-  if (vm.count("partition")) {
-    partition = read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts);
-  } else {  // rank 0 partitions, the others take its answer (METIS need not run N times)
-    const PartitionOptions o = partition_options_from(vm, source);
-    partition.resize(g.num_vertices());
-    if (me == 0) partition = partition_graph(g, parts, o);
-    mpi::broadcast(partition);
-  }
+std::vector<std::uint32_t> partition_for_ranks(const Graph& g, const PartitionOptions& options) {
+  std::vector<std::uint32_t> partition(g.num_vertices());
+  if (mpi::rank() == 0) partition = partition_graph(g, std::uint32_t(mpi::size()), options);
+  mpi::broadcast(partition);
+  return partition;
+}
+
+std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vector<std::uint32_t>& partition,
+                                                const CompileOptions& options) {
   // Every part takes the whole graph's hub thresholds: a vertex is folded alike in any split.
-  const CompileOptions compile = compile_options_for(g, compile_options(vm));
-  auto layout = std::make_shared<const Layout>(compile_rows(g, part_rows(g, partition, parts, me), compile));
+  return std::make_shared<const Layout>(compile_rows(
+      g, part_rows(g, partition, std::uint32_t(mpi::size()), std::uint32_t(mpi::rank())), compile_options_for(g, options)));
+}
+
+SimulationOptions rank_options(SimulationOptions options) {
   // Ranks on one host share it: each takes a GPU of its own (round robin) or its share of
   // the cores (oversubscribed OpenMP threads spin against each other).
   if (options.backend == BackendKind::cuda) use_cuda_device(mpi::local_rank() % std::max(1, cuda_device_count()));
   if (options.threads == 0) options.threads = std::max(1, omp_get_num_procs() / mpi::local_size());
   options.halo = std::make_shared<mpi::Transport>();
+  return options;
+}
+
+std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
+                                                        const models::ModelInfo& model, const models::Params& params,
+                                                        SimulationOptions options) {
+  const Graph& g = source.graph;
+  const std::uint32_t parts = std::uint32_t(mpi::size());
+  // Rank 0 partitions, the others take its answer (METIS need not run N times).
+  const std::vector<std::uint32_t> partition =
+      vm.count("partition") ? read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts)
+                            : partition_for_ranks(g, partition_options_from(vm, source));
+  auto layout = compile_rank_part(g, partition, compile_options(vm));
+  options = rank_options(options);
   if (options.update.mode == UpdateMode::colored) {  // the whole graph's coloring, restricted to the part
     const std::vector<std::uint32_t> colors = greedy_coloring(g, options.seed);
     for (std::uint32_t v = 0; v < layout->num_vertices; ++v) options.colors.push_back(colors[layout->local_to_user[v]]);
