@@ -30,7 +30,8 @@ class CpuSimulation final : public Simulation {
     if (options.update.mode == UpdateMode::colored)
       classes_ = options.colors.empty() ? color_classes(*layout_, greedy_coloring(*layout_, options.seed))
                                         : color_classes(*layout_, options.colors, options.color_count);
-    if (options.halo) for_each_variable<Vars>([&](auto i) {
+    if (layout_->peers.empty()) options_.halo = nullptr;  // a part that trades nothing runs as a whole graph
+    if (options_.halo) for_each_variable<Vars>([&](auto i) {
       send_[i].resize(layout_->send_cells.size() * sizeof(typename Vars::template type<decltype(i)::value>));
     });
     for (HostState<Vars>* buffer : {&current_, &next_})

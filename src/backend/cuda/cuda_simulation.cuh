@@ -73,7 +73,8 @@ class CudaSimulation final : public Simulation {
                      : color_classes(*layout_, options.colors, options.color_count);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
-    if (options.halo) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
+    // A part that trades nothing runs as a whole graph (with captured step graphs).
+    if (options.halo && !layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
     // Default-stream work above (memsets, uploads) must be done before stream_ runs.
     CG_CUDA(cudaDeviceSynchronize());
   }
