@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "cellgraph/error.hpp"
-#include "models/registry.hpp"
 
 namespace cellgraph::models {
 namespace {
@@ -113,38 +112,6 @@ std::string rule_string(const LifeLike& rule) {
   if (rule.states > 2)
     return counts(rule.survive) + "/" + counts(rule.birth) + "/" + std::to_string(rule.states);
   return "B" + counts(rule.birth) + "/S" + counts(rule.survive);
-}
-
-namespace {
-
-const std::vector<ParamInfo> kLifeLikeParams = {
-    {"rule", "B3/S23",
-     "B/S notation (B3/S23, S23/B3, 23/3), Generations (/2/3, B2/S/C3, 345/3/6), "
-     "comma lists for counts above 9 (B3,10/S2,3), or a name: life, highlife, "
-     "seeds, daynight, briansbrain"},
-    {"p", "1", "probability that a transition the rule calls for happens (probabilistic rules)"},
-};
-
-LifeLike read_lifelike(const Params& params) {
-  const ParamReader read("lifelike", params, kLifeLikeParams);
-  LifeLike rule = parse_lifelike_rule(read.text("rule"));
-  rule.probability = read.number("p", 0, 1);
-  return rule;
-}
-
-}  // namespace
-
-ModelInfo lifelike_model_info() {
-  ModelInfo info;
-  info.name = "lifelike";
-  info.summary = "Life-like (B/S) and Generations rules on any graph: counts live neighbors";
-  info.params = kLifeLikeParams;
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout,
-                 const SimulationOptions& options) {
-    return make_simulation_for(read_lifelike(params), std::move(layout), options);
-  };
-  info.rule_text = [](const Params& params) { return rule_string(read_lifelike(params)); };
-  return info;
 }
 
 }  // namespace cellgraph::models

@@ -1,4 +1,11 @@
-// Models are registered by name; the CLI builds them from their parameters.
+// Models are registered by name; the CLI builds them from their parameters. Each model file
+// (models/*.model.cpp) registers its own models from a static initializer:
+//
+//   const bool registered = register_model(model_info<MyModel>());   // models/model_api.hpp
+//
+// so adding a model takes one new file and no edit here (docs/MODELS.md). The build links
+// every model file into every program that links the cellgraph library (src/CMakeLists.txt),
+// so no registration is lost to the linker.
 #pragma once
 #include <functional>
 #include <map>
@@ -24,17 +31,21 @@ struct ModelInfo {
   std::function<std::string(const Params&)> rule_text;
 };
 
-// Every model, in the order `cellgraph models` lists them.
+// Adds a model to the registry; returns true so that a model file can call it from the
+// initializer of a namespace-scope constant. Called before main() runs, so it never throws: a
+// bad entry (a name taken twice, an empty name or `make`) is kept as an error, and
+// registered_models() throws it.
+bool register_model(ModelInfo info);
+
+// Every registered model, ordered by name: the order `cellgraph models` lists them in,
+// whatever order the linker ran the model files' initializers in. Throws Error when a
+// registration failed (two model files chose the same name).
 const std::vector<ModelInfo>& registered_models();
 // Throws Error naming the known models when `name` is not one of them.
 const ModelInfo& find_model(const std::string& name);
 
-// One function per model file, listed in registry.cpp.
-ModelInfo lifelike_model_info();
-ModelInfo sir_model_info();
-ModelInfo sis_model_info();
-ModelInfo forest_fire_model_info();
-ModelInfo ising_model_info();
-ModelInfo rule_number_model_info();
+// register_model's core, on any list: inserts `info` in name order; throws Error for an empty
+// name, a missing `make`, or a name already in the list.
+void insert_model(std::vector<ModelInfo>& models, ModelInfo info);
 
 }  // namespace cellgraph::models

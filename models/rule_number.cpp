@@ -3,27 +3,29 @@
 #include <algorithm>
 
 #include "cellgraph/error.hpp"
-#include "models/registry.hpp"
 
 namespace cellgraph::models {
 namespace {
-
-const std::vector<ParamInfo> kRuleNumberParams = {
-    {"kind", "elementary",
-     "how `rule` numbers the neighborhoods: elementary (1D, the 2r+1 cells read as a binary number, "
-     "leftmost = most significant: Wolfram's codes), moore (2D, 9 cells NW N NE W C E SW S SE, NW = "
-     "bit 8 of the index: 512 entries), vonneumann (2D, 5 cells N W C E S: 32 entries), totalistic "
-     "(bit s: the next state when s cells of the neighborhood, the cell included, are live), outer "
-     "(bit 2s + own state, s = live neighbors). Only totalistic and outer work on graph files"},
-    {"rule", "30", "the rule number, decimal or hex (0x...), below 2^entries (at most 2^512 - 1); "
-                   "bit i is the next state of neighborhood i"},
-    {"radius", "1", "elementary only: cells on each side, 1 to 4 (the 1D grid needs --neighborhood moore:r)"},
-};
 
 enum Kind { elementary, moore, vonneumann, totalistic, outer };  // the order of kKinds
 const std::vector<std::string> kKinds = {"elementary", "moore", "vonneumann", "totalistic", "outer"};
 
 }  // namespace
+
+const std::vector<ParamInfo>& rule_number_params() {
+  static const std::vector<ParamInfo> params = {
+      {"kind", "elementary",
+       "how `rule` numbers the neighborhoods: elementary (1D, the 2r+1 cells read as a binary number, "
+       "leftmost = most significant: Wolfram's codes), moore (2D, 9 cells NW N NE W C E SW S SE, NW = "
+       "bit 8 of the index: 512 entries), vonneumann (2D, 5 cells N W C E S: 32 entries), totalistic "
+       "(bit s: the next state when s cells of the neighborhood, the cell included, are live), outer "
+       "(bit 2s + own state, s = live neighbors). Only totalistic and outer work on graph files"},
+      {"rule", "30", "the rule number, decimal or hex (0x...), below 2^entries (at most 2^512 - 1); "
+                     "bit i is the next state of neighborhood i"},
+      {"radius", "1", "elementary only: cells on each side, 1 to 4 (the 1D grid needs --neighborhood moore:r)"},
+  };
+  return params;
+}
 
 void parse_rule_number(const std::string& text, RuleNumberWords& bits) {
   const bool hex = text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -55,7 +57,7 @@ void parse_rule_number(const std::string& text, RuleNumberWords& bits) {
 }
 
 RuleNumber read_rule_number(const Params& params, const Layout& layout) {
-  const ParamReader read("rulenumber", params, kRuleNumberParams);
+  const ParamReader read("rulenumber", params, rule_number_params());
   const auto kind = Kind(read.choice("kind", kKinds));
   const std::string kind_text = "kind=" + kKinds[kind];
   const std::uint32_t radius = read.whole("radius", 1, 4);
@@ -96,19 +98,6 @@ RuleNumber read_rule_number(const Params& params, const Layout& layout) {
       throw Error("model rulenumber: rule " + read.text("rule") + " is too large for " + kind_text + ": " + counted +
                   ", so it must be below 2^" + std::to_string(entries));
   return model;
-}
-
-ModelInfo rule_number_model_info() {
-  ModelInfo info;
-  info.name = "rulenumber";
-  info.summary = "binary rules by number (Wolfram codes): elementary 1D, 2D Moore and von Neumann tables, "
-                 "totalistic and outer-totalistic codes";
-  info.params = kRuleNumberParams;
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
-    const RuleNumber model = read_rule_number(params, *layout);
-    return make_simulation_for(model, std::move(layout), options);
-  };
-  return info;
 }
 
 }  // namespace cellgraph::models

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cellgraph/layout.hpp"
 #include "cellgraph/model.hpp"
@@ -60,6 +61,9 @@ struct RuleNumber {
 // The rule number in decimal or hex ("0x..."), exactly, into 512 bits (little-endian words).
 // Throws Error naming the parameter `rule` for malformed text and numbers >= 2^512.
 void parse_rule_number(const std::string& text, RuleNumberWords& bits);
+
+// The parameters: kind, rule, radius (what `cellgraph models` lists).
+const std::vector<ParamInfo>& rule_number_params();
 
 // The model from its parameters (kind, rule, radius), checked against the layout's
 // neighborhood: table kinds need a grid with the right number of slots.

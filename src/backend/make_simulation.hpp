@@ -1,15 +1,22 @@
-// Builds a Simulation of a concrete model on the backend the options name. Each model's .cu
-// file instantiates the CUDA backend for it (see models/lifelike.cu).
+// Builds a Simulation of a concrete model on the backend the options name. A file that calls
+// make_simulation_for instantiates the CPU backend for its model; when nvcc compiles it (model
+// files, in builds with the CUDA backend: src/CMakeLists.txt) it instantiates the CUDA backend
+// too. Files compiled by the host compiler see only the CUDA backend's declaration, and link
+// against the instantiation of the model's file (models/lifelike.model.cpp emits LifeLike's for
+// the dense kernels and the benchmarks).
 #pragma once
 #include <memory>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
 #include "src/backend/cpu/cpu_simulation.hpp"
+#if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
+#include "src/backend/cuda/cuda_simulation.cuh"
+#endif
 
 namespace cellgraph {
 
-#if CELLGRAPH_HAVE_CUDA
+#if CELLGRAPH_HAVE_CUDA && !defined(__CUDACC__)
 namespace cuda {
 template <class Model>
 std::unique_ptr<Simulation> make_cuda_simulation(const Model& model, std::shared_ptr<const Layout> layout,

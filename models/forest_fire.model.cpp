@@ -1,12 +1,10 @@
 // The Drossel-Schwabl forest fire: a burning cell burns out (empty), a tree catches fire when
 // a neighbor burns or, with probability f, from lightning, and an empty cell grows a tree with
 // probability p.
-#pragma once
-#include <cstdint>
-
-#include "cellgraph/model.hpp"
+#include "models/model_api.hpp"
 
 namespace cellgraph::models {
+namespace {
 
 struct ForestFire {
   using Vars = Variables<std::uint8_t>;
@@ -15,6 +13,22 @@ struct ForestFire {
 
   double growth = 0.01;      // p
   double lightning = 1e-5;   // f
+
+  static constexpr const char* name = "forestfire";
+  static constexpr const char* summary = "Drossel-Schwabl forest fire: empty, tree, burning";
+  static std::vector<ParamInfo> params() {
+    return {
+        {"p", "0.01", "probability that an empty cell grows a tree in a step"},
+        {"f", "0.00001", "probability that lightning sets a tree on fire in a step"},
+    };
+  }
+  static std::vector<std::string> state_names() { return {"empty", "tree", "burning"}; }
+  static ForestFire from_params(const ParamReader& read) {
+    ForestFire model;
+    model.growth = read.number("p", 0, 1);
+    model.lightning = read.number("f", 0, 1);
+    return model;
+  }
 
   std::uint32_t num_states() const { return 3; }
 
@@ -33,4 +47,7 @@ struct ForestFire {
   }
 };
 
+const bool registered = register_model(model_info<ForestFire>());
+
+}  // namespace
 }  // namespace cellgraph::models

@@ -3,15 +3,10 @@
 // energy by dE = 2 s (J sum_j s_j + h), and accepts with probability min(1, e^(-dE/T))
 // (Metropolis) or 1 / (1 + e^(dE/T)) (Glauber). Run it with colored updates (the default
 // for this model): synchronous flips of neighbors do not sample the Boltzmann distribution.
-#pragma once
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "cellgraph/exact_math.hpp"
-#include "cellgraph/model.hpp"
+#include "models/model_api.hpp"
 
 namespace cellgraph::models {
+namespace {
 
 struct Ising {
   using Vars = Variables<std::uint8_t>;  // 1: up, 0: down
@@ -22,6 +17,28 @@ struct Ising {
   double coupling = 1.0;                   // J
   double field = 0.0;                      // h
   bool glauber = false;                    // false: Metropolis
+
+  static constexpr const char* name = "ising";
+  static constexpr const char* summary =
+      "Ising model, Metropolis or Glauber dynamics; statistics add magnetization and energy per site";
+  static std::vector<ParamInfo> params() {
+    return {
+        {"T", "2.0", "temperature (k_B = 1); the square lattice orders below 2 / ln(1 + sqrt 2) = 2.269"},
+        {"J", "1", "coupling: > 0 ferromagnetic, < 0 antiferromagnetic"},
+        {"h", "0", "external field"},
+        {"dynamics", "metropolis", "metropolis or glauber"},
+    };
+  }
+  static std::vector<std::string> state_names() { return {"down", "up"}; }
+  static UpdateRule default_update() { return {UpdateMode::colored, 1.0}; }
+  static Ising from_params(const ParamReader& read) {
+    Ising model;
+    model.inverse_temperature = 1.0 / read.number("T", 1e-9, 1e9);
+    model.coupling = read.number("J", -1e9, 1e9);
+    model.field = read.number("h", -1e9, 1e9);
+    model.glauber = read.choice("dynamics", {"metropolis", "glauber"}) == 1;
+    return model;
+  }
 
   std::uint32_t num_states() const { return 2; }
 
@@ -54,4 +71,7 @@ struct Ising {
   }
 };
 
+const bool registered = register_model(model_info<Ising>());
+
+}  // namespace
 }  // namespace cellgraph::models

@@ -3,13 +3,10 @@
 // cell with k infected neighbors is infected with probability 1 - (1 - beta)^k. An infected
 // cell recovers after a fixed infectious period of tau steps, or with probability gamma each
 // step (a geometric period); SIR's recovered cells stay immune, SIS's are susceptible again.
-#pragma once
-#include <cstdint>
-
-#include "cellgraph/exact_math.hpp"
-#include "cellgraph/model.hpp"
+#include "models/model_api.hpp"
 
 namespace cellgraph::models {
+namespace {
 
 struct Epidemic {
   using Vars = Variables<std::uint8_t, std::uint16_t>;  // state; steps infected so far
@@ -47,4 +44,35 @@ struct Epidemic {
   }
 };
 
+const std::vector<ParamInfo> kEpidemicParams = {
+    {"beta", "0.1", "per-contact transmission probability per step"},
+    {"tau", "0", "fixed infectious period in steps (1..65535); 0: geometric, see gamma"},
+    {"gamma", "0.1", "per-step recovery probability when tau is 0"},
+};
+
+// One rule, two registry entries (written by hand: model_info<>() makes one per struct).
+ModelInfo epidemic_info(const std::string& name, bool immunity) {
+  ModelInfo info;
+  info.name = name;
+  info.summary = immunity ? "SIR epidemic: susceptible, infected, recovered (immune)"
+                          : "SIS epidemic: susceptible, infected, susceptible again";
+  info.params = kEpidemicParams;
+  info.state_names = immunity ? std::vector<std::string>{"S", "I", "R"} : std::vector<std::string>{"S", "I"};
+  info.make = [name, immunity](const Params& params, std::shared_ptr<const Layout> layout,
+                               const SimulationOptions& options) {
+    const ParamReader read(name, params, kEpidemicParams);
+    Epidemic model;
+    model.escape = 1.0 - read.number("beta", 0, 1);
+    model.period = read.whole("tau", 0, 65535);
+    model.recovery = read.number("gamma", 0, 1);
+    model.immunity = immunity;
+    return make_simulation_for(model, std::move(layout), options);
+  };
+  return info;
+}
+
+const bool sir_registered = register_model(epidemic_info("sir", true));
+const bool sis_registered = register_model(epidemic_info("sis", false));
+
+}  // namespace
 }  // namespace cellgraph::models

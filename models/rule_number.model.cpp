@@ -1,0 +1,26 @@
+// Registers rule numbers (models/rule_number.hpp; parameters read in models/rule_number.cpp).
+#include "models/rule_number.hpp"
+
+#include "models/model_api.hpp"
+
+namespace cellgraph::models {
+namespace {
+
+// Written by hand rather than by model_info<RuleNumber>(): reading the rule needs the layout.
+ModelInfo rule_number_model_info() {
+  ModelInfo info;
+  info.name = "rulenumber";
+  info.summary = "binary rules by number (Wolfram codes): elementary 1D, 2D Moore and von Neumann tables, "
+                 "totalistic and outer-totalistic codes";
+  info.params = rule_number_params();
+  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
+    const RuleNumber model = read_rule_number(params, *layout);
+    return make_simulation_for(model, std::move(layout), options);
+  };
+  return info;
+}
+
+const bool registered = register_model(rule_number_model_info());
+
+}  // namespace
+}  // namespace cellgraph::models
