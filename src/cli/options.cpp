@@ -165,7 +165,8 @@ po::options_description model_options() {
   d.add_options()
       ("model", po::value<std::string>()->default_value("lifelike"), "model name (see `cellgraph models`)")
       ("rule", po::value<std::string>(), "the model's rule (lifelike: B3/S23, /2/3, highlife, ...)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "model parameter NAME=VALUE (repeatable)")
+      ("param", po::value<std::vector<std::string>>()->composing(),
+       "model parameter NAME=VALUE (repeatable; a name's first value counts, the command line's before a config file's)")
       ("update", po::value<std::string>(),
        "how a step updates the cells: sync (all at once), colored (color classes in turn, in place: "
        "asynchronous), or alpha:A (each cell with probability A); default: the model's (sync; ising: colored)");
@@ -174,11 +175,13 @@ po::options_description model_options() {
 
 models::Params model_params(const po::variables_map& vm) {
   models::Params p;
+  // --param composes the command line's values with a config file's, the command line's first:
+  // the first value of a name wins, so that flags override the file as every other option does.
   if (vm.count("param"))
     for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
       auto eq = kv.find('=');
       if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not '" + kv + "'");
-      p[kv.substr(0, eq)] = kv.substr(eq + 1);
+      p.emplace(kv.substr(0, eq), kv.substr(eq + 1));
     }
   if (vm.count("rule")) p["rule"] = vm["rule"].as<std::string>();
   return p;
