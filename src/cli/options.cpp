@@ -75,10 +75,12 @@ po::options_description source_options() {
   d.add_options()
       ("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")
       ("neighborhood", po::value<std::string>()->default_value("moore"),
-       "grid stencil: moore[:r], vonneumann[:r], hex (2D), custom:dx,dy[,dz];... "
-       "(slot k of a cell = k-th offset; moore/vonneumann list offsets in raster order)")
+       "grid stencil: moore[:r], vonneumann[:r], hex (2D), cloud (3D: Dobashi et al.'s, the cloud model's "
+       "default), custom:dx,dy[,dz];... (slot k of a cell = k-th offset; moore/vonneumann/cloud list offsets "
+       "in raster order)")
       ("boundary", po::value<std::string>()->default_value("periodic"),
-       "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored)")
+       "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); "
+       "the cloud model's default: open")
       ("pattern", po::value<std::string>(),
        "initial pattern for a 2D grid: Golly RLE, Life 1.05/1.06, placed as Golly places it "
        "on a bounded grid; its rule is used unless --rule is given")
@@ -104,11 +106,14 @@ po::options_description source_options() {
   return d;
 }
 
-SourceSpec source_spec(const po::variables_map& vm) {
+SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* model) {
   SourceSpec s;
   if (vm.count("grid")) s.grid = vm["grid"].as<std::string>();
   s.neighborhood = vm["neighborhood"].as<std::string>();
   s.boundary = vm["boundary"].as<std::string>();
+  if (model && vm["neighborhood"].defaulted() && !model->grid_neighborhood.empty())
+    s.neighborhood = model->grid_neighborhood;
+  if (model && vm["boundary"].defaulted() && !model->grid_boundary.empty()) s.boundary = model->grid_boundary;
   if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
   if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
   if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
