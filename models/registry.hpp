@@ -29,6 +29,19 @@ struct ModelInfo {
       make;
   // The rule as Golly writes it, for RLE headers; empty function: the model has none.
   std::function<std::string(const Params&)> rule_text;
+
+  // Models of several state variables (cloud): the names of all of them, variable 0 first;
+  // VTK snapshots write variables 1.. (a byte per cell each) beside "state". Empty: one.
+  std::vector<std::string> variable_names;
+  // Every variable of the initial state in user order (what Simulation::import_state takes),
+  // from variable 0's initial states (--fill, --states, ...) and the seed; empty function:
+  // set_states(variable 0) and zeros elsewhere.
+  std::function<std::vector<std::vector<std::uint8_t>>(const Params&, const std::vector<std::uint32_t>& variable0,
+                                                       std::uint64_t seed)>
+      initial_variables;
+  // Grid runs that name no --neighborhood or --boundary get these (cloud: "cloud", "open");
+  // empty: the command's own defaults.
+  std::string grid_neighborhood, grid_boundary;
 };
 
 // Adds a model to the registry; returns true so that a model file can call it from the

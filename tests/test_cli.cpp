@@ -78,7 +78,7 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
       {"run --grid 8x8 --fill 2", "--fill must be a density from 0 to 1"},
       {"run --grid 8x8 --fill 0.5 --pattern " + data_path("patterns/life/acorn.rle"), "choose one initial state"},
       {"run --pattern " + data_path("patterns/life/acorn.rle"), "--pattern needs --grid"},
-      {"run --graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --png x.png", "--png needs a 2D grid"},
+      {"run --graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --png x.png", "--png needs a 2D or 3D grid"},
       {"run --graph " + data_path("graphs/mtx/LAGraph/malformed/mangled1.mtx"), "mangled1.mtx:"},
       {"run --graph /nonexistent/g.graph", "cannot open /nonexistent/g.graph"},
       {"run --grid 8x8 --model nosuch", "unknown model 'nosuch'"},

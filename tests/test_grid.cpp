@@ -54,7 +54,7 @@ TEST_CASE("grid: parsing") {
   CHECK_THROWS_AS(parse_stencil("hex", 3), Error);
   CHECK_THROWS_AS(parse_stencil("moore:0", 2), Error);
   CHECK_THROWS_WITH_AS(parse_stencil("knight", 2),
-                       "unknown neighborhood 'knight' (moore[:r], vonneumann[:r], hex, custom:x,y;...)", Error);
+                       "unknown neighborhood 'knight' (moore[:r], vonneumann[:r], hex, cloud, custom:x,y;...)", Error);
   CHECK(parse_boundary("fixed:3").value == 3);
   CHECK(parse_boundary("open").kind == BoundaryKind::fixed);
   CHECK_THROWS_AS(parse_boundary("klein"), Error);

@@ -382,9 +382,9 @@ TEST_CASE("pictures: bad picture options fail cleanly and write nothing") {
     std::string args, message;
   } cases[] = {
       {"--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --gif " + dir / "a.gif",
-       "--gif needs a 2D grid source, or a mesh or graph with coordinates"},
-      {"--grid 8x8x8 --frames " + dir / "f", "--frames needs a 2D grid source"},
-      {"--mesh " + data_path("meshes/metis.mesh") + " --png " + dir / "x.png", "--png needs a 2D grid source"},
+       "--gif needs a 2D or 3D grid source, or a mesh or graph with coordinates"},
+      {"--grid 64 --frames " + dir / "f", "--frames needs a 2D or 3D grid source"},
+      {"--mesh " + data_path("meshes/metis.mesh") + " --png " + dir / "x.png", "--png needs a 2D or 3D grid source"},
       {"--grid 8x8 --frames-every 3", "--frames-every needs --frames BASE or --gif FILE"},
       {"--grid 8x8 --gif " + dir / "a.gif --png-size 8", "--png-size must be from 16 to 4096"},
       {"--grid 8x8 --gif " + dir / "a.gif --gif-delay 5", "--gif-delay must be from 10 to 655350 ms"},

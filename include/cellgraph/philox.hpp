@@ -37,6 +37,7 @@ enum class RandomStream : std::uint32_t {
   model = 1,          // a model's own draws (CellContext::random())
   update_choice = 2,  // alpha-asynchronous updates: does the cell update this step?
   coloring = 3,       // priorities of the Jones-Plassmann / greedy coloring
+  model_initial = 4,  // a model's further state variables at the start (cloud: vapor, activation)
 };
 
 // Four 32-bit words for one (seed, global vertex id, step, stream); `block` numbers further

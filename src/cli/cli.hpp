@@ -60,7 +60,9 @@ inline std::string three_digits(double x) {
 
 // Option groups shared by the subcommands, and what they turn into.
 po::options_description source_options();
-SourceSpec source_spec(const po::variables_map& vm);
+// A grid's --neighborhood and --boundary, when the user gives none, are `model`'s if it names
+// them (cloud: the cloud neighborhood, open), else the options' defaults.
+SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* model = nullptr);
 po::options_description layout_options();
 CompileOptions compile_options(const po::variables_map& vm);
 po::options_description model_options();

@@ -3,7 +3,9 @@
 // difference the command replays the run step by step and names the first differing step and
 // cell, then exits 1. The table: cell updates/s, bandwidth against a copy measured in the same
 // run, and each kernel's speed against the graph engine's. --golly also runs bgolly (Golly's
-// QuickLife) on the same grid and start and compares populations.
+// QuickLife) on the same grid and start and compares populations. --model cloud runs the cloud
+// model (models/cloud.hpp) on 3D grids: the graph engine against the bit-packed cloud kernel,
+// all three variables of every cell hashed.
 #include <omp.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include "cellgraph/dense/automaton.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/pattern.hpp"
+#include "models/cloud.hpp"
 #include "src/cli/bench_support.hpp"
 #include "src/cli/cli.hpp"
 #if CELLGRAPH_HAVE_CUDA
@@ -36,8 +39,12 @@ po::options_description compare_options() {
   po::options_description d("cellgraph compare");
   d.add_options()("help,h", "show this help")
       ("grid", po::value<std::string>(), "grid W (1D), WxH (2D) or WxHxD (3D)")
+      ("model", po::value<std::string>()->default_value("lifelike"),
+       "lifelike (--rule), or cloud (Dobashi et al.'s clouds on a 3D grid, its own neighborhood; --param as for "
+       "`run`; --fill is the initial cld, 0 if not given)")
+      ("param", po::value<std::vector<std::string>>()->composing(), "cloud parameter NAME=VALUE (repeatable)")
       ("boundary", po::value<std::string>()->default_value("periodic"),
-       "periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored)")
+       "periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); cloud: default open")
       ("neighborhood", po::value<std::string>()->default_value("moore"), "moore or vonneumann (range 1)")
       ("rule", po::value<std::string>(),
        "Life-like or Generations rule (B3/S23, /2/3, ...; default: the pattern's, else B3/S23), or a Wolfram "
@@ -49,8 +56,8 @@ po::options_description compare_options() {
       ("check-every", unsigned_value<std::uint64_t>(10), "compare state hashes every K steps (and at the end)")
       ("kernels", po::value<std::string>()->default_value("graph,byte,bitpacked"),
        "what to run, the first being the reference: graph (the graph engine), byte (a byte per cell: Life-like "
-       "and Generations, 1D/2D/3D), bitpacked (a bit per cell: two-state rules on 2D Moore grids only); a kernel "
-       "that cannot run the case is skipped with the reason")
+       "and Generations, 1D/2D/3D), bitpacked (a bit per cell: two-state rules on 2D Moore grids, and the cloud "
+       "model); a kernel that cannot run the case is skipped with the reason")
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")
       ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
       ("generations-per-pass", po::value<int>()->default_value(16),
@@ -65,8 +72,9 @@ po::options_description compare_options() {
 struct Case {
   GridShape shape;
   GridSpec grid;  // the same grid for patterns and RLE
-  std::string rule_name;
-  bool elementary = false;
+  std::string rule_name, neighborhood_name;
+  bool elementary = false, cloud = false;
+  CloudRule cloud_rule;
   LifeRule life;
   ElementaryRule wolfram;
   std::optional<Pattern> pattern;
@@ -74,14 +82,42 @@ struct Case {
   std::uint64_t seed = 1;
 };
 
+// The cloud model's case: its parameters, its neighborhood, open boundaries unless told.
+void read_cloud_case(const po::variables_map& vm, Case& c) {
+  if (vm.count("rule") || vm.count("pattern") || vm["golly"].as<bool>())
+    throw Error("--model cloud takes --param, --fill and --seed, not --rule, --pattern or --golly");
+  if (!vm["neighborhood"].defaulted()) throw Error("--model cloud has its own neighborhood; leave out --neighborhood");
+  if (c.grid.dims != 3) throw Error("--model cloud runs on 3D grids (--grid WxHxD, z up)");
+  models::Params params;
+  std::string text;
+  if (vm.count("param"))
+    for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not '" + kv + "'");
+      params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+  for (const auto& [name, value] : params) text += " " + name + "=" + value;
+  const models::CloudSettings settings = models::read_cloud_params(params);
+  c.cloud = true;
+  c.cloud_rule = {settings.model.extinction, settings.model.vapor, settings.model.activation, settings.hum0, settings.act0};
+  c.rule_name = "cloud" + text;
+  c.neighborhood_name = "cloud";
+  c.grid.stencil = cloud_stencil();
+}
+
 Case read_case(const po::variables_map& vm) {
   Case c;
   if (!vm.count("grid")) throw Error("--grid WxH is required (the pattern goes on it)");
   c.grid.size = parse_grid_size(vm["grid"].as<std::string>(), &c.grid.dims);
-  c.grid.boundary = parse_boundary(vm["boundary"].as<std::string>());
+  const std::string model = vm["model"].as<std::string>();
+  if (model != "lifelike" && model != "cloud") throw Error("--model: compare runs lifelike or cloud, not '" + model + "'");
+  const bool cloud = model == "cloud";
+  if (!cloud && vm.count("param")) throw Error("--param applies to --model cloud (lifelike rules come by --rule)");
+  c.grid.boundary = parse_boundary(cloud && vm["boundary"].defaulted() ? "open" : vm["boundary"].as<std::string>());
   c.shape.dims = c.grid.dims;
   for (int axis = 0; axis < 3; ++axis) c.shape.size[axis] = c.grid.size[axis];
   const std::string neighborhood = vm["neighborhood"].as<std::string>();
+  c.neighborhood_name = neighborhood;
   if (neighborhood == "moore") c.shape.neighborhood = Neighborhood::moore;
   else if (neighborhood == "vonneumann") c.shape.neighborhood = Neighborhood::von_neumann;
   else throw Error("--neighborhood: the dense kernels run moore or vonneumann (range 1), not '" + neighborhood + "'");
@@ -91,6 +127,13 @@ Case read_case(const po::variables_map& vm) {
                  : c.grid.boundary.kind == BoundaryKind::fixed  ? Edge::fixed
                                                                 : Edge::reflective;
   c.shape.edge_value = c.grid.boundary.value;
+  c.seed = get_unsigned<std::uint64_t>(vm, "seed");
+  if (cloud) {
+    read_cloud_case(vm, c);
+    c.density = vm.count("fill") ? vm["fill"].as<double>() : 0.0;
+    if (!(c.density >= 0 && c.density <= 1)) throw Error("--fill must be a density from 0 to 1");
+    return c;
+  }
 
   if (vm.count("pattern") && vm.count("fill")) throw Error("choose one initial state: --fill or --pattern");
   if (!vm.count("pattern") && !vm.count("fill")) throw Error("an initial state is required: --fill DENSITY or --pattern FILE");
@@ -101,7 +144,6 @@ Case read_case(const po::variables_map& vm) {
     c.density = vm["fill"].as<double>();
     if (!(c.density >= 0 && c.density <= 1)) throw Error("--fill must be a density from 0 to 1");
   }
-  c.seed = get_unsigned<std::uint64_t>(vm, "seed");
   c.rule_name = vm.count("rule") ? vm["rule"].as<std::string>()
                 : c.pattern && !c.pattern->rule.empty() ? c.pattern->rule
                                                         : "B3/S23";
@@ -109,6 +151,12 @@ Case read_case(const po::variables_map& vm) {
   if (c.elementary && c.grid.dims != 1) throw Error("elementary rules (" + c.rule_name + ") run on 1D grids");
   if (!c.elementary) c.life = parse_life_rule(c.rule_name);
   return c;
+}
+
+std::string boundary_text(const Boundary& b) {
+  if (b.kind == BoundaryKind::periodic) return "periodic";
+  if (b.kind == BoundaryKind::reflective) return "reflective";
+  return "fixed:" + std::to_string(b.value);
 }
 
 std::vector<std::uint8_t> pattern_states(const Case& c) {
@@ -142,6 +190,12 @@ std::vector<Entry> make_entries(const Case& c, const std::string& list, Device d
   for (std::string kind; std::getline(in, kind, ',');) {
     if (kind != "graph" && kind != "byte" && kind != "bitpacked")
       throw Error("--kernels: unknown kernel '" + kind + "' (graph, byte, bitpacked)");
+    if (c.cloud) {
+      if (kind == "byte") notes.push_back("byte: skipped: the cloud model runs on the graph engine and the bit-packed kernel");
+      else if (kind == "graph") entries.push_back({kind, make_graph_cloud_automaton(device, c.shape, c.cloud_rule, options.threads)});
+      else entries.push_back({kind, make_cloud_automaton(device, c.shape, c.cloud_rule, options)});
+      continue;
+    }
     if (c.elementary) {
       if (kind != "byte") {
         notes.push_back(kind + ": skipped: elementary rules run on the byte kernel only");
@@ -257,7 +311,8 @@ int compare_command(const Args& args) {
   po::variables_map vm;
   if (!parse_options(args, compare_options(),
                      "usage: cellgraph compare --grid WxH (--fill D | --pattern FILE) [--rule R] [--steps N] "
-                     "[--check-every K] [--kernels graph,byte,bitpacked] [--backend cpu|cuda] [--golly]",
+                     "[--check-every K] [--kernels graph,byte,bitpacked] [--backend cpu|cuda] [--golly]\n"
+                     "       cellgraph compare --model cloud --grid WxHxD [--param NAME=VALUE ...] [--fill D] [--steps N] ...",
                      vm))
     return 0;
   const Case c = read_case(vm);
@@ -296,8 +351,8 @@ int compare_command(const Args& args) {
     machine = "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " + three_digits(ceiling / 1e9) + " GB/s";
   }
   const std::uint64_t cells = c.shape.cell_count();
-  std::cout << "compare " << c.rule_name << " on " << vm["grid"].as<std::string>() << " " << vm["neighborhood"].as<std::string>()
-            << " " << vm["boundary"].as<std::string>() << " (" << cells << " cells), "
+  std::cout << "compare " << c.rule_name << " on " << vm["grid"].as<std::string>() << " " << c.neighborhood_name << " "
+            << boundary_text(c.grid.boundary) << " (" << cells << " cells), "
             << (c.pattern ? "pattern " + vm["pattern"].as<std::string>() : "fill " + three_digits(c.density) + " seed " + std::to_string(c.seed))
             << ", " << steps << " steps; " << machine << "\n";
   for (const std::string& note : notes) std::cout << "note: " << note << "\n";

@@ -75,10 +75,12 @@ po::options_description source_options() {
   d.add_options()
       ("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")
       ("neighborhood", po::value<std::string>()->default_value("moore"),
-       "grid stencil: moore[:r], vonneumann[:r], hex (2D), custom:dx,dy[,dz];... "
-       "(slot k of a cell = k-th offset; moore/vonneumann list offsets in raster order)")
+       "grid stencil: moore[:r], vonneumann[:r], hex (2D), cloud (3D: Dobashi et al.'s, the cloud model's "
+       "default), custom:dx,dy[,dz];... (slot k of a cell = k-th offset; moore/vonneumann/cloud list offsets "
+       "in raster order)")
       ("boundary", po::value<std::string>()->default_value("periodic"),
-       "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored)")
+       "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); "
+       "the cloud model's default: open")
       ("pattern", po::value<std::string>(),
        "initial pattern for a 2D grid: Golly RLE, Life 1.05/1.06, placed as Golly places it "
        "on a bounded grid; its rule is used unless --rule is given")
@@ -104,11 +106,14 @@ po::options_description source_options() {
   return d;
 }
 
-SourceSpec source_spec(const po::variables_map& vm) {
+SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* model) {
   SourceSpec s;
   if (vm.count("grid")) s.grid = vm["grid"].as<std::string>();
   s.neighborhood = vm["neighborhood"].as<std::string>();
   s.boundary = vm["boundary"].as<std::string>();
+  if (model && vm["neighborhood"].defaulted() && !model->grid_neighborhood.empty())
+    s.neighborhood = model->grid_neighborhood;
+  if (model && vm["boundary"].defaulted() && !model->grid_boundary.empty()) s.boundary = model->grid_boundary;
   if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
   if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
   if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
@@ -165,7 +170,8 @@ po::options_description model_options() {
   d.add_options()
       ("model", po::value<std::string>()->default_value("lifelike"), "model name (see `cellgraph models`)")
       ("rule", po::value<std::string>(), "the model's rule (lifelike: B3/S23, /2/3, highlife, ...)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "model parameter NAME=VALUE (repeatable)")
+      ("param", po::value<std::vector<std::string>>()->composing(),
+       "model parameter NAME=VALUE (repeatable; a name's first value counts, the command line's before a config file's)")
       ("update", po::value<std::string>(),
        "how a step updates the cells: sync (all at once), colored (color classes in turn, in place: "
        "asynchronous), or alpha:A (each cell with probability A); default: the model's (sync; ising: colored)");
@@ -174,11 +180,13 @@ po::options_description model_options() {
 
 models::Params model_params(const po::variables_map& vm) {
   models::Params p;
+  // --param composes the command line's values with a config file's, the command line's first:
+  // the first value of a name wins, so that flags override the file as every other option does.
   if (vm.count("param"))
     for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
       auto eq = kv.find('=');
       if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not '" + kv + "'");
-      p[kv.substr(0, eq)] = kv.substr(eq + 1);
+      p.emplace(kv.substr(0, eq), kv.substr(eq + 1));
     }
   if (vm.count("rule")) p["rule"] = vm["rule"].as<std::string>();
   return p;

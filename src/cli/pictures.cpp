@@ -1,15 +1,18 @@
 #include "src/cli/pictures.hpp"
 
 #include <cstdio>
+#include <limits>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/column_view.hpp"
 #include "cellgraph/output/png.hpp"
 
 namespace cellgraph::cli {
 namespace {
 
 bool is_grid2d(const Source& source) { return source.grid && source.grid->dims == 2; }
+bool is_grid3d(const Source& source) { return source.grid && source.grid->dims == 3; }
 
 bool has_mesh_elements(const Source& source) {
   return source.mesh && source.mesh->has_coordinates && !source.mesh_elements.empty();
@@ -21,9 +24,10 @@ po::options_description picture_options() {
   po::options_description d("Pictures");
   d.add_options()
       ("png", po::value<std::string>(),
-       "PNG of the final state: 2D grids cell by cell; meshes and graphs with coordinates as a quick look "
-       "(see --png-size)")
-      ("png-scale", po::value<int>()->default_value(1), "pixels per cell in pictures of 2D grids (1 to 64)")
+       "PNG of the final state: 2D grids cell by cell; 3D grids seen from above, each column shaded by its "
+       "cells not in state 0 (sky blue: none, white: all; the cloud model: the sum of cld along z); meshes and "
+       "graphs with coordinates as a quick look (see --png-size)")
+      ("png-scale", po::value<int>()->default_value(1), "pixels per cell (column) in pictures of 2D (3D) grids (1 to 64)")
       ("png-size", po::value<int>()->default_value(800),
        "pictures of meshes and graphs: the longer side in pixels (16 to 4096); the x-y plane seen from +z "
        "(3D sources projected, the cell of largest z in front), y up, elements filled, vertices as discs. "
@@ -59,9 +63,9 @@ std::string frame_path(const std::string& base, std::uint64_t step) {
 void check_pictures(const PictureOptions& o, const Source& source) {
   if (o.every_given && o.frames.empty() && o.gif.empty()) throw Error("--frames-every needs --frames BASE or --gif FILE");
   if (!o.any()) return;
-  if (!is_grid2d(source) && !has_mesh_elements(source) && source.graph.coord_dim < 2) {
+  if (!is_grid2d(source) && !is_grid3d(source) && !has_mesh_elements(source) && source.graph.coord_dim < 2) {
     const char* option = !o.png.empty() ? "--png" : !o.frames.empty() ? "--frames" : "--gif";
-    throw Error(std::string(option) + " needs a 2D grid source, or a mesh or graph with coordinates");
+    throw Error(std::string(option) + " needs a 2D or 3D grid source, or a mesh or graph with coordinates");
   }
   if (o.scale < 1 || o.scale > 64) throw Error("--png-scale must be from 1 to 64");
   if (o.size < 16 || o.size > 4096) throw Error("--png-size must be from 16 to 4096");
@@ -78,6 +82,8 @@ Pictures::Pictures(const PictureOptions& options, const Source& source, std::uin
   if (is_grid2d(source)) {
     grid_width_ = source.grid->size[0];
     grid_height_ = source.grid->size[1];
+  } else if (is_grid3d(source)) {
+    grid3d_ = *source.grid;
   } else if (has_mesh_elements(source)) {
     raster_ = CellRaster::for_mesh_elements(*source.mesh, source.mesh_elements, options.size);
   } else {
@@ -85,13 +91,19 @@ Pictures::Pictures(const PictureOptions& options, const Source& source, std::uin
   }
 }
 
+const std::vector<Rgb>& Pictures::colours() const { return grid3d_ ? column_palette() : palette_.colours(); }
+
 IndexedImage Pictures::picture(const std::vector<std::uint32_t>& states) const {
+  if (grid3d_) return column_picture(states, *grid3d_, options_.scale, options_.size);
   return raster_ ? raster_->render(states, palette_)
                  : grid_picture(states, grid_width_, grid_height_, palette_, options_.scale, options_.size);
 }
 
 void Pictures::write_png(const std::string& path, const std::vector<std::uint32_t>& states) const {
-  if (raster_)
+  if (grid3d_)  // --png-scale pixels per column, whatever the size, as for 2D grids
+    write_indexed_png(path, column_picture(states, *grid3d_, options_.scale, std::numeric_limits<std::int64_t>::max()),
+                      column_palette());
+  else if (raster_)
     write_indexed_png(path, raster_->render(states, palette_), palette_.colours());
   else  // streamed row by row, however large the grid
     write_grid_png(path, states, grid_width_, grid_height_, num_states_, options_.scale);
@@ -101,7 +113,7 @@ void Pictures::snapshot(std::uint64_t step, const std::vector<std::uint32_t>& st
   if (!options_.frames.empty()) write_png(frame_path(options_.frames, step), states);
   if (options_.gif.empty()) return;
   const IndexedImage frame = picture(states);
-  if (!gif_) gif_ = std::make_unique<GifWriter>(options_.gif, frame.width, frame.height, palette_.colours(), options_.gif_delay_ms);
+  if (!gif_) gif_ = std::make_unique<GifWriter>(options_.gif, frame.width, frame.height, colours(), options_.gif_delay_ms);
   gif_->add_frame(frame);
 }
 

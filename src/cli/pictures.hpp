@@ -1,5 +1,6 @@
 // The run command's pictures: the final PNG, PNG frames and an animated GIF, of 2D grids cell
-// by cell and of meshes and graphs with coordinates as quick looks.
+// by cell, of 3D grids seen from above (column_view.hpp) and of meshes and graphs with
+// coordinates as quick looks.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -28,7 +29,7 @@ PictureOptions picture_options_from(const po::variables_map& vm);
 // "<base>_<step, zero-padded to at least 6 digits>.png", as VTK snapshots are named.
 std::string frame_path(const std::string& base, std::uint64_t step);
 
-// Refuses, before any work, pictures of a source that has neither a 2D grid nor coordinates,
+// Refuses, before any work, pictures of a source that has neither a 2D or 3D grid nor coordinates,
 // bad sizes, and paths that cannot be written.
 void check_pictures(const PictureOptions& options, const Source& source);
 
@@ -48,11 +49,13 @@ class Pictures {
  private:
   void write_png(const std::string& path, const std::vector<std::uint32_t>& states) const;
   IndexedImage picture(const std::vector<std::uint32_t>& states) const;
+  const std::vector<Rgb>& colours() const;  // of picture()'s indices
 
   PictureOptions options_;
   std::uint32_t num_states_;
   StatePalette palette_;
-  std::int64_t grid_width_ = 0, grid_height_ = 0;  // 2D grids; otherwise raster_
+  std::int64_t grid_width_ = 0, grid_height_ = 0;  // 2D grids; otherwise grid3d_ or raster_
+  std::optional<GridSpec> grid3d_;                  // 3D grids: top views
   std::optional<CellRaster> raster_;
   std::uint64_t every_, first_step_, last_step_;
   bool series_;

@@ -125,6 +125,19 @@ VtkSeries vtk_series(const std::string& base, const Source& source) {
   throw Error("--vtk needs a grid, a mesh with coordinates, or a graph with coordinates");
 }
 
+// A snapshot's variables beyond variable 0, by the model's names (cloud: hum, act); none for
+// models of one variable. Collective in a partitioned run (rank 0 gets the values).
+std::vector<VtkNamedArray> vtk_further_variables(const Simulation& sim, const models::ModelInfo& model) {
+  if (model.variable_names.size() < 2) return {};
+  std::vector<std::vector<std::uint8_t>> variables = sim.export_state();
+  if (variables.size() != model.variable_names.size())
+    throw Error("model " + model.name + " names " + std::to_string(model.variable_names.size()) + " variables but has " +
+                std::to_string(variables.size()));
+  std::vector<VtkNamedArray> more;
+  for (std::size_t i = 1; i < variables.size(); ++i) more.push_back({model.variable_names[i], std::move(variables[i])});
+  return more;
+}
+
 // One statistics row: the population per state, then the model's observables.
 std::vector<StatsWriter::Value> stats_values(const Simulation& sim) {
   const std::vector<std::uint64_t> counts = sim.census();
@@ -158,9 +171,9 @@ int run_command(const Args& args) {
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
 
-  Source source = load_source(source_spec(vm));
-  check_outputs(outputs, source);
   const models::ModelInfo& model = models::find_model(vm["model"].as<std::string>());
+  Source source = load_source(source_spec(vm, &model));
+  check_outputs(outputs, source);
   models::Params params = model_params(vm);
   if (!params.count("rule") && source.pattern && !source.pattern->rule.empty())
     params["rule"] = source.pattern->rule;
@@ -187,8 +200,13 @@ int run_command(const Args& args) {
   std::unique_ptr<Simulation> sim =
       partitioned ? make_partitioned_simulation(vm, source, model, params, options)
                   : model.make(params, std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
-  if (restart) sim->import_state(restart->variables, restart->step);
-  else sim->set_states(initial_states(vm, source, options.seed));
+  if (restart) {
+    sim->import_state(restart->variables, restart->step);
+  } else {
+    const std::vector<std::uint32_t> initial = initial_states(vm, source, options.seed);
+    if (model.initial_variables) sim->import_state(model.initial_variables(params, initial, options.seed), 0);
+    else sim->set_states(initial);
+  }
   const std::string checkpoint_path = vm.count("checkpoint") ? vm["checkpoint"].as<std::string>() : "";
   const std::uint64_t checkpoint_every = get_unsigned<std::uint64_t>(vm, "checkpoint-every");
   if (checkpoint_every && checkpoint_path.empty()) throw Error("--checkpoint-every needs --checkpoint FILE");
@@ -210,10 +228,13 @@ int run_command(const Args& args) {
     stats_row();
   }
   std::optional<VtkSeries> vtk;
+  auto write_vtk = [&](const std::vector<std::uint32_t>& states) {
+    const std::vector<VtkNamedArray> more = vtk_further_variables(*sim, model);
+    if (vtk) vtk->write(sim->step(), states, more);
+  };
   if (want_vtk) {
     if (root) vtk = vtk_series(outputs.vtk, source);
-    const std::vector<std::uint32_t> states = sim->states();
-    if (vtk) vtk->write(sim->step(), states);
+    write_vtk(sim->states());
   }
   const std::uint64_t first_step = sim->step();  // after a restart, the checkpoint's step
   std::optional<Pictures> pictures;
@@ -241,7 +262,7 @@ int run_command(const Args& args) {
     const bool picture_due = pictures && pictures->wants(sim->step());
     if (vtk_due || picture_due) {
       const std::vector<std::uint32_t> states = sim->states();
-      if (vtk_due && vtk) vtk->write(sim->step(), states);
+      if (vtk_due) write_vtk(states);
       if (picture_due && root) pictures->snapshot(sim->step(), states);
     }
     progress.update(sim->step());

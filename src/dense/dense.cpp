@@ -54,6 +54,24 @@ std::unique_ptr<Automaton> make_life_automaton(KernelKind kind, Device device, c
 #endif
 }
 
+std::string cloud_unsupported_reason(const GridShape& shape) {
+  if (std::string reason = shape_reason(shape, 1); !reason.empty()) return reason;
+  if (shape.dims != 3) return "the cloud model runs on 3D grids";
+  return "";
+}
+
+std::unique_ptr<Automaton> make_cloud_automaton(Device device, const GridShape& shape, const CloudRule& rule,
+                                                const KernelOptions& options) {
+  require(cloud_unsupported_reason(shape), "bit-packed cloud");
+  if (device == Device::cpu) return make_cpu_bitpacked_cloud(shape, rule, options.threads);
+#if CELLGRAPH_HAVE_CUDA
+  if (!cuda_device_available()) throw Error("the cuda bit-packed cloud kernel: no CUDA device is available");
+  return make_cuda_bitpacked_cloud(shape, rule);
+#else
+  throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
+#endif
+}
+
 std::unique_ptr<Automaton> make_elementary_automaton(Device device, const GridShape& shape,
                                                      const ElementaryRule& rule, int threads) {
   std::string reason = shape_reason(shape, 2);
@@ -74,6 +92,13 @@ void check_states(const std::vector<std::uint8_t>& states, const GridShape& shap
   for (std::uint8_t s : states)
     if (s >= num_states)
       throw Error("state " + std::to_string(s) + " is not a state of this rule (0.." + std::to_string(num_states - 1) + ")");
+}
+
+void check_cloud_states(const std::vector<std::uint8_t>& states, const GridShape& shape) {
+  if (states.size() != shape.cell_count())
+    throw Error("expected " + std::to_string(shape.cell_count()) + " cell states, got " + std::to_string(states.size()));
+  for (std::uint8_t s : states)
+    if (s >= 8) throw Error("state " + std::to_string(s) + " is not a cloud cell (cld + 2 hum + 4 act: 0..7)");
 }
 
 template <class State>

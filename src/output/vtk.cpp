@@ -384,19 +384,32 @@ std::string VtkSeries::snapshot_path(std::uint64_t step) const {
   return base_ + "_" + zeros + digits + "." + template_.extension;
 }
 
-void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& states) {
+void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& states,
+                      const std::vector<VtkNamedArray>& more) {
   if (states.size() != template_.state_count)
     throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " +
                 std::to_string(states.size()) + " states for " +
                 std::to_string(template_.state_count) + " " + template_.counted);
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    const VtkNamedArray& array = more[i];
+    bool repeated = array.name == "state";
+    for (std::size_t j = 0; j < i; ++j) repeated |= more[j].name == array.name;
+    if (array.name.empty() || repeated)
+      throw Error(error_prefix(base_) + "array name '" + array.name + "' is empty, 'state' or repeated");
+    if (array.values.size() != template_.state_count)
+      throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " +
+                  std::to_string(array.values.size()) + " values of " + array.name + " for " +
+                  std::to_string(template_.state_count) + " " + template_.counted);
+  }
   if (!steps_.empty() && step <= steps_.back())
     throw Error(error_prefix(base_) + "step " + std::to_string(step) + " written after step " +
                 std::to_string(steps_.back()) + "; steps must increase");
   AtomicFile file(snapshot_path(step));
   std::ostream& out = file.stream();
   out << template_.before_states;
-  VtkXml(out, encoding_, template_.states_depth)
-      .data_array({"state", 1, template_.states_per_line}, states);
+  VtkXml xml(out, encoding_, template_.states_depth);
+  xml.data_array({"state", 1, template_.states_per_line}, states);
+  for (const VtkNamedArray& array : more) xml.data_array({array.name, 1, template_.states_per_line}, array.values);
   out << template_.after_states;
   file.commit();
   steps_.push_back(step);

@@ -1,5 +1,6 @@
 #include "cellgraph/source/grid.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
@@ -67,6 +68,14 @@ std::vector<Offset> hexagonal_stencil() {
   return {{-1, -1, 0}, {0, -1, 0}, {-1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
 }
 
+std::vector<Offset> cloud_stencil() {
+  return box_stencil(3, 2, [](int dx, int dy, int dz) {
+    const int reach = std::abs(dx) + std::abs(dy) + std::abs(dz);
+    const bool on_axis = reach == std::max({std::abs(dx), std::abs(dy), std::abs(dz)});
+    return on_axis && (reach == 1 || (reach == 2 && dz != 2));
+  });
+}
+
 std::vector<Offset> parse_stencil(const std::string& text, int dims) {
   auto colon = text.find(':');
   std::string kind = text.substr(0, colon);
@@ -84,6 +93,11 @@ std::vector<Offset> parse_stencil(const std::string& text, int dims) {
     if (dims != 2 || !arg.empty()) throw Error("neighborhood 'hex' needs a 2D grid and no range");
     return hexagonal_stencil();
   }
+  if (kind == "cloud") {
+    if (dims != 3 || !arg.empty())
+      throw Error("neighborhood 'cloud' needs a 3D grid (WxHxD, z up) and no range");
+    return cloud_stencil();
+  }
   if (kind == "custom") {
     std::vector<Offset> s;
     for (auto item : split(arg, ';')) {
@@ -99,7 +113,7 @@ std::vector<Offset> parse_stencil(const std::string& text, int dims) {
     }
     return s;
   }
-  throw Error("unknown neighborhood '" + text + "' (moore[:r], vonneumann[:r], hex, custom:x,y;...)");
+  throw Error("unknown neighborhood '" + text + "' (moore[:r], vonneumann[:r], hex, cloud, custom:x,y;...)");
 }
 
 std::array<std::int64_t, 3> parse_grid_size(const std::string& text, int* dims) {

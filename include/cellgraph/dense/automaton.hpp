@@ -5,7 +5,8 @@
 //   byte       Life-like and Generations rules on 1D, 2D and 3D grids (Moore or von Neumann,
 //              range 1), and Wolfram's elementary rules on 1D rows.
 //   bitpacked  two-state Life-like rules on 2D Moore grids only: 64 cells per word on the CPU,
-//              32 per word and several generations per pass on the GPU.
+//              32 per word and several generations per pass on the GPU; and the cloud model
+//              (models/cloud.hpp) on 3D grids, three bit planes (cld, hum, act).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "cellgraph/dense/boundary.hpp"
+#include "cellgraph/dense/cloud_rule.hpp"
 #include "cellgraph/dense/rule.hpp"
 
 namespace cellgraph::dense {
@@ -41,7 +43,9 @@ class Automaton {
   virtual void advance(std::uint64_t steps) = 0;  // returns when the steps are done
   virtual std::uint64_t step() const = 0;
 
-  // Each cell live (state 1) with probability `density`, drawn as cellgraph::random_fill draws.
+  // Each cell live (state 1) with probability `density`, drawn as cellgraph::random_fill draws
+  // (cloud automata: cld so, hum and act as the model draws them; `seed` also keys their steps'
+  // draws, 0 until the first fill).
   virtual void fill_random(std::uint64_t seed, double density) = 0;
   // One byte per cell in cell-id order; set_states also resets the step to 0.
   virtual void set_states(const std::vector<std::uint8_t>& states) = 0;
@@ -74,6 +78,18 @@ std::unique_ptr<Automaton> make_graph_automaton(Device device, const GridShape& 
 
 // Why `kind` cannot run this grid and rule, or "" when it can.
 std::string unsupported_reason(KernelKind kind, const GridShape& shape, const LifeRule& rule);
+
+// The cloud model on a 3D grid with the cloud neighborhood (shape.neighborhood is not read),
+// a fixed boundary being fixed:0. States are a byte per cell, cloud_code: cld + 2 hum + 4 act,
+// so the hash covers all three variables. Only the bit-packed kernel runs it. Throws Error
+// when it cannot (the message says why), or when `device` is cuda and there is none.
+std::unique_ptr<Automaton> make_cloud_automaton(Device device, const GridShape& shape, const CloudRule& rule,
+                                                const KernelOptions& options = {});
+// The graph engine running models::Cloud on the same grid: the reference.
+std::unique_ptr<Automaton> make_graph_cloud_automaton(Device device, const GridShape& shape, const CloudRule& rule,
+                                                      int threads = 0);
+// Why the cloud model cannot run on this grid, or "" when it can.
+std::string cloud_unsupported_reason(const GridShape& shape);
 
 // The first cell (in id order) where two automata on the same shape differ.
 struct CellMismatch {

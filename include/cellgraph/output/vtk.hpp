@@ -26,6 +26,13 @@ enum class VtkEncoding { binary, ascii };
 enum class VtkEdges { automatic, lines, none };
 inline constexpr std::uint64_t kVtkAutomaticEdgeLimit = 1'000'000;
 
+// A further per-cell (or per-vertex) array of a snapshot, beside "state": a model's other
+// state variables (cloud: hum, act), UInt8.
+struct VtkNamedArray {
+  std::string name;
+  std::vector<std::uint8_t> values;
+};
+
 class VtkSeries {
  public:
   // A regular 1-3D grid as ImageData (.vti): the state is CellData, one pixel or voxel per
@@ -51,10 +58,12 @@ class VtkSeries {
                                      const std::vector<std::uint32_t>& elements,
                                      VtkEncoding encoding = VtkEncoding::binary);
 
-  // Writes snapshot_path(step). Throws Error if `states` does not hold one value per vertex,
-  // cell or element, if steps do not increase, or if the file cannot be written (then
-  // nothing is left behind and the step is not listed).
-  void write(std::uint64_t step, const std::vector<std::uint32_t>& states);
+  // Writes snapshot_path(step): "state", then the `more` arrays in order. Throws Error if
+  // `states` or an array does not hold one value per vertex, cell or element, if an array's
+  // name is empty, "state" or repeated, if steps do not increase, or if the file cannot be
+  // written (then nothing is left behind and the step is not listed).
+  void write(std::uint64_t step, const std::vector<std::uint32_t>& states,
+             const std::vector<VtkNamedArray>& more = {});
 
   // Writes collection_path(), listing every snapshot written so far in step order, with
   // file names relative to its folder. May be called again after more writes. Throws Error

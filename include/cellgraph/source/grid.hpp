@@ -41,8 +41,13 @@ struct GridSpec {
 std::vector<Offset> moore_stencil(int dims, int range);
 std::vector<Offset> von_neumann_stencil(int dims, int range);
 std::vector<Offset> hexagonal_stencil();
+// Dobashi et al.'s cloud neighborhood (3D): the six cells at distance 1 along the axes, and at
+// distance 2 in x+-2, y+-2 and z-2 only (activation spreads upward, z up), in raster order:
+// (0,0,-2), (0,0,-1), (0,-2,0), (0,-1,0), (-2,0,0), (-1,0,0), (1,0,0), (2,0,0), (0,1,0),
+// (0,2,0), (0,0,1).
+std::vector<Offset> cloud_stencil();
 
-// "moore", "moore:2", "vonneumann", "vonneumann:3", "hex", or an explicit list of offsets
+// "moore", "moore:2", "vonneumann", "vonneumann:3", "hex", "cloud" (3D), or an explicit list of offsets
 // "custom:1,0,0;-1,0,0;0,2,0" (2 or 3 numbers each). Throws Error for anything else.
 std::vector<Offset> parse_stencil(const std::string& text, int dims);
 // "512x512", "64x64x64", "1000" (1D). Throws Error for anything else.
