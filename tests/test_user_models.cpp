@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <queue>
+#include <sstream>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/generators.hpp"
@@ -107,7 +108,12 @@ TEST_CASE("cli: `cellgraph models` lists the tutorial's model with its parameter
   REQUIRE_MESSAGE(r.status == 0, r.out);
   const std::size_t gh = r.out.find("\ngreenberghastings\n");
   REQUIRE(gh != std::string::npos);
-  CHECK(r.out.find("forestfire\n") == 0);  // first by name
+  std::vector<std::string> names;  // the lines that start a model: no indent
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty() && line[0] != ' ') names.push_back(line);
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  CHECK(names.size() == models::registered_models().size());
   CHECK(gh < r.out.find("\nising\n"));
   for (const char* line : {"  states: 0 resting, 1 excited, 2 refractory\n", "  update (default): sync\n",
                            "  threshold (default 1): ", "  refractory (default 1): ", "  p (default 0): "})
