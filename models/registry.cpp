@@ -7,7 +7,7 @@ namespace cellgraph::models {
 const std::vector<ModelInfo>& registered_models() {
   static const std::vector<ModelInfo> models = {lifelike_model_info(), sir_model_info(), sis_model_info(),
                                                 forest_fire_model_info(), ising_model_info(),
-                                                rule_number_model_info()};
+                                                rule_number_model_info(), golly_model_info()};
   return models;
 }
 

@@ -36,5 +36,6 @@ ModelInfo sis_model_info();
 ModelInfo forest_fire_model_info();
 ModelInfo ising_model_info();
 ModelInfo rule_number_model_info();
+ModelInfo golly_model_info();
 
 }  // namespace cellgraph::models
