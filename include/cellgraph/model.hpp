@@ -17,6 +17,13 @@
 //   std::vector<std::string> observable_names() const;                             // K names
 //   std::vector<double> observable_values(const std::int64_t* sums, std::uint64_t vertices) const;
 //
+// Optional, for a rule looked up in a large read-only table (Golly rule trees):
+//   using TableEntry = T;
+//   TableRef<T> table;                     // where apply() etc. read the table
+// The model is built pointing at host memory, which its maker keeps alive with
+// Simulation::hold. Backends that run elsewhere copy the table there and point their copy of
+// the model at the copy (the CUDA backend: src/backend/cuda/model_table.cuh).
+//
 // gather() is called once per neighbor, never for padding, with the neighbor's slot (for
 // grids, slot k = stencil offset k). An ordinary vertex gathers in list order into one Acc; a
 // hub (a vertex of very high degree) gathers into 32 or 256 partial Accs (thread t takes slots
@@ -77,6 +84,15 @@ template <int I, class Vars>
 CG_HD inline void set(CellWrite<Vars>& c, typename Vars::template type<I> value) {
   c.state.template get<I>()[c.index] = value;
 }
+
+// A read-only table a model looks things up in: kernels take the model by value, so the table
+// itself stays outside it.
+template <class T>
+struct TableRef {
+  const T* data = nullptr;
+  std::uint64_t size = 0;
+  CG_HD const T& operator[](std::uint64_t i) const { return data[i]; }
+};
 
 // What a cell's update may know beyond its neighborhood. `vertex` is the user's (global) id,
 // the same on every backend and partitioning: random numbers are keyed by it.

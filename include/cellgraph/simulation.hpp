@@ -67,6 +67,13 @@ class Simulation {
   // array per variable (sizeof(variable) bytes per vertex), and the step to continue from.
   virtual std::vector<std::vector<std::uint8_t>> export_state() const = 0;
   virtual void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) = 0;
+
+  // Keeps `resource` alive as long as the simulation: what a model's TableRef points at on the
+  // host (model.hpp).
+  void hold(std::shared_ptr<const void> resource) { held_.push_back(std::move(resource)); }
+
+ private:
+  std::vector<std::shared_ptr<const void>> held_;
 };
 
 }  // namespace cellgraph

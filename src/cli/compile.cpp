@@ -48,7 +48,8 @@ int models_command(const Args& args) {
     }
     std::cout << "  update (default): " << update_rule_text(m.default_update) << "\n";
     for (const models::ParamInfo& p : m.params)
-      std::cout << "  " << p.name << " (default " << p.default_value << "): " << p.help << "\n";
+      std::cout << "  " << p.name << (p.default_value.empty() ? "" : " (default " + p.default_value + ")") << ": "
+                << p.help << "\n";
   }
   return 0;
 }

@@ -168,8 +168,10 @@ CompileOptions compile_options(const po::variables_map& vm) {
 po::options_description model_options() {
   po::options_description d("Model");
   d.add_options()
-      ("model", po::value<std::string>()->default_value("lifelike"), "model name (see `cellgraph models`)")
-      ("rule", po::value<std::string>(), "the model's rule (lifelike: B3/S23, /2/3, highlife, ...)")
+      ("model", po::value<std::string>()->default_value("lifelike"),
+       "model name (see `cellgraph models`); left out, golly when the rule names a Golly rule file")
+      ("rule", po::value<std::string>(),
+       "the model's rule (lifelike: B3/S23, /2/3, highlife, ...; golly: a .rule file's name, WireWorld)")
       ("param", po::value<std::vector<std::string>>()->composing(),
        "model parameter NAME=VALUE (repeatable; a name's first value counts, the command line's before a config file's)")
       ("update", po::value<std::string>(),

@@ -12,6 +12,7 @@
 #include "cellgraph/output/state_file.hpp"
 #include "cellgraph/output/stats_csv.hpp"
 #include "cellgraph/output/vtk.hpp"
+#include "models/golly.hpp"
 #include "partition/mpi.hpp"
 #include "src/cli/cli.hpp"
 #include "src/cli/pictures.hpp"
@@ -93,6 +94,13 @@ std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Sou
   return std::vector<std::uint32_t>(n, 0);
 }
 
+// --model; left out, golly when the rule names a Golly rule file rather than a Life-like rule
+// (`--rule WireWorld`, or a pattern of Langton's loops).
+std::string model_name(const po::variables_map& vm, const models::Params& params) {
+  const std::string named = vm["model"].as<std::string>();
+  return vm["model"].defaulted() && models::names_golly_rule_file(params) ? "golly" : named;
+}
+
 // The model's parameters as one canonical line: what a restart must match.
 std::string parameters_text(const models::ModelInfo& model, models::Params params) {
   if (model.rule_text) params["rule"] = model.rule_text(params);
@@ -171,12 +179,14 @@ int run_command(const Args& args) {
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
 
-  const models::ModelInfo& model = models::find_model(vm["model"].as<std::string>());
-  Source source = load_source(source_spec(vm, &model));
+  // The named model's grid defaults shape the source (cloud); a pattern's rule may then pick
+  // the model that runs (golly, when --model is left out).
+  Source source = load_source(source_spec(vm, &models::find_model(vm["model"].as<std::string>())));
   check_outputs(outputs, source);
   models::Params params = model_params(vm);
   if (!params.count("rule") && source.pattern && !source.pattern->rule.empty())
     params["rule"] = source.pattern->rule;
+  const models::ModelInfo& model = models::find_model(model_name(vm, params));
 
   SimulationOptions options = simulation_options(vm);
   options.update = update_rule(vm, model);

@@ -16,6 +16,7 @@
 #include "src/backend/cuda/coloring.cuh"
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/halo_exchange.cuh"
+#include "src/backend/cuda/model_table.cuh"
 #include "src/backend/cuda/observe.cuh"
 #include "src/backend/cuda/stream.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
@@ -52,7 +53,7 @@ class CudaSimulation final : public Simulation {
 
  public:
   CudaSimulation(const Model& model, std::shared_ptr<const Layout> layout, const SimulationOptions& options)
-      : model_(model), layout_(std::move(layout)), options_(options), device_(*layout_),
+      : model_(table_.bind(model)), layout_(std::move(layout)), options_(options), device_(*layout_),
         buffer_{DeviceState<Vars>(layout_->state_length()), DeviceState<Vars>(layout_->state_length())},
         step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())),
         census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices),
@@ -335,6 +336,7 @@ class CudaSimulation final : public Simulation {
     return exec;
   }
 
+  DeviceModelTable<Model> table_;  // before model_, which points into it
   Model model_;
   std::shared_ptr<const Layout> layout_;
   SimulationOptions options_;

@@ -1,0 +1,117 @@
+// Golly rule files as a model: the rule tree's lookup by grid slot, where rule files are
+// found, and the parameters (reading: golly_rule_file.*, tables to trees: golly_tree.*; the
+// registration: golly.model.cpp).
+#include "models/golly.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/source/grid.hpp"
+#include "models/lifelike.hpp"
+#include "models/registry.hpp"
+
+namespace cellgraph::models {
+
+const std::vector<ParamInfo>& golly_params() {
+  static const std::vector<ParamInfo> params = {
+      {"rule", "", "the rule's name, read from DIR/NAME.rule (a pattern's own rule line names it too)"},
+      {"file", "", "a .rule file to read instead (its @RULE name must be the rule's, if one is named)"},
+      {"dir", "data/rules", "the folder DIR of the rule files"},
+  };
+  return params;
+}
+
+namespace {
+
+// The offsets of a grid's slots, known by their number (as the rulenumber model knows them):
+// 2D Moore, hexagonal and von Neumann grids, and 1D grids of range 1.
+std::vector<Offset> grid_slots(std::uint32_t slots) {
+  switch (slots) {
+    case 8: return moore_stencil(2, 1);
+    case 6: return hexagonal_stencil();
+    case 4: return von_neumann_stencil(2, 1);
+    case 2: return moore_stencil(1, 1);
+    default: return {};
+  }
+}
+
+std::string grids_for(GollyNeighborhood n) {
+  switch (n) {
+    case GollyNeighborhood::moore: return "a 2D grid with --neighborhood moore (the default)";
+    case GollyNeighborhood::von_neumann: return "a 2D grid with --neighborhood vonneumann or moore";
+    case GollyNeighborhood::hexagonal: return "a 2D grid with --neighborhood hex or moore";
+    case GollyNeighborhood::one_dimensional: return "a 1D grid, or a 2D grid (each row on its own, as in Golly)";
+  }
+  return "";
+}
+
+}  // namespace
+
+RuleTree load_golly_rule_tree(const Params& params) {
+  const std::string path = golly_rule_path(params);
+  const GollyRuleFile file = read_golly_rule_file(path);
+  if (params.count("rule") && !params.at("rule").empty() && params.at("rule") != file.name)
+    throw Error("model golly: the rule asked for (by --rule or the pattern) is " + params.at("rule") + ", but " + path +
+                " holds rule " + file.name);
+  return golly_rule_tree(file);
+}
+
+std::string golly_rule_path(const Params& params) {
+  const ParamReader read("golly", params, golly_params());
+  if (!read.text("file").empty()) return read.text("file");
+  const std::string rule = read.text("rule");
+  if (rule.empty())
+    throw Error("model golly needs a rule file: --rule NAME (read from " + read.text("dir") +
+                "/NAME.rule, the folder set by --param dir=DIR) or --param file=PATH");
+  const std::string path = (std::filesystem::path(read.text("dir")) / (rule + ".rule")).string();
+  std::error_code ignored;
+  if (rule.find_first_of("/\\") != std::string::npos || !std::filesystem::is_regular_file(path, ignored))
+    throw Error("model golly: no rule file " + path + " for rule '" + rule +
+                "' (--param dir=DIR says where NAME.rule files are, --param file=PATH names one)");
+  return path;
+}
+
+bool names_golly_rule_file(const Params& params) {
+  if (!params.count("rule")) return false;
+  try {
+    parse_lifelike_rule(params.at("rule"));
+    return false;
+  } catch (const Error&) {
+  }
+  try {
+    golly_rule_path(params);  // the parameters are golly's, and the file is there
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+GollyRule golly_rule_model(const RuleTree& tree, const Layout& layout) {
+  const std::string rule = "model golly: rule " + tree.name + " reads the " + golly_neighborhood_name(tree.neighborhood) +
+                           " neighborhood, which needs " + grids_for(tree.neighborhood);
+  if (!layout.slotted) throw Error(rule + "; Golly's rules tell neighbors apart by position, which graphs do not");
+  const auto [low, high] = std::minmax_element(layout.degree.begin(), layout.degree.end());
+  const std::uint32_t slots = layout.degree.empty() ? 0 : *high;
+  const std::vector<Offset> offsets = grid_slots(slots);
+  if (offsets.empty() || *low != *high)
+    throw Error(rule + "; this grid's cells have " + std::to_string(slots) + " neighbor slots");
+
+  GollyRule model;
+  model.table = {tree.nodes.data(), tree.nodes.size()};
+  model.root = tree.root;
+  model.inputs = std::uint32_t(tree.inputs.size());
+  model.states = tree.num_states;
+  std::vector<bool> fed(tree.inputs.size(), false);
+  for (std::uint32_t slot = 0; slot < slots; ++slot)
+    for (std::size_t k = 0; k < tree.inputs.size(); ++k)
+      if (offsets[slot].dx == tree.inputs[k].dx && offsets[slot].dy == tree.inputs[k].dy && offsets[slot].dz == 0) {
+        model.input_of_slot[slot] = std::uint8_t(k);
+        fed[k] = true;
+      }
+  if (std::find(fed.begin(), fed.end(), false) != fed.end())
+    throw Error(rule + "; this grid's " + std::to_string(slots) + " neighbor slots lack some of its neighbors");
+  return model;
+}
+
+}  // namespace cellgraph::models
