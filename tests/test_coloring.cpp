@@ -5,6 +5,7 @@
 #include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/generators.hpp"
+#include "cellgraph/source/source.hpp"
 #include "model_runs.hpp"
 
 using namespace cellgraph;
@@ -33,6 +34,28 @@ TEST_CASE("coloring: greedy colors are proper on grids, meshes and graphs with h
     std::uint32_t max_degree = *std::max_element(L.degree.begin(), L.degree.end());
     CHECK(*std::max_element(colors.begin(), colors.end()) <= max_degree);  // first fit never needs more
   }
+}
+
+TEST_CASE("coloring: on one-way stencils no class holds a cell and one that reads it") {
+  // Each cell reads the cells two and three to its right and one above: nobody reads back.
+  const std::vector<Offset> one_way = {{2, 0, 0}, {3, 0, 0}, {0, -1, 0}};
+  const Graph g = build_grid_graph(square_grid(41, 29, one_way, {BoundaryKind::fixed, 0}));
+  CHECK_FALSE(g.symmetric);
+  CHECK(build_grid_graph(square_grid(8, 8)).symmetric);
+  const Layout L = compile(g);
+  const auto colors = greedy_coloring(L, 3);
+  CHECK_NOTHROW(check_coloring(L, colors));  // every cell against the cells it reads
+  CHECK(user_colors(L, colors) == greedy_coloring(g, 3));
+  CHECK_NOTHROW(check_coloring(L, user_colors(L, greedy_coloring(g, 3))));
+  // In place, a class's cells then see only earlier classes: any thread count, the same run.
+  auto one = make_model("lifelike", {{"rule", "B1/S1"}}, g, with_update("colored", 3, 1));
+  auto two = make_model("lifelike", {{"rule", "B1/S1"}}, g, with_update("colored", 3, 2));
+  const auto start = random_fill(g.num_vertices(), 0.3, 9);
+  one->set_states(start);
+  two->set_states(start);
+  one->advance(20);
+  two->advance(20);
+  CHECK(one->states() == two->states());
 }
 
 TEST_CASE("coloring: a broken coloring is reported") {

@@ -20,6 +20,11 @@ struct Graph {
   // Grids: neighbor k of a row is the cell at stencil offset k ("slot" k). Graph files: the
   // order carries no meaning and rows are sorted.
   bool slotted = false;
+  // u is in v's row exactly when v is in u's (boundary slots aside). Graph files, meshes and
+  // generators are symmetric by construction; a grid is when its stencil holds the opposite
+  // of every offset (the cloud neighborhood reaches z-2 but not z+2). Colorings of an
+  // asymmetric graph must also keep apart a vertex and the vertices that read it.
+  bool symmetric = true;
 
   // Optional data kept from the source; empty when the source had none.
   int coord_dim = 0;                   // 0, 2 or 3

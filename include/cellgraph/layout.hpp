@@ -60,6 +60,7 @@ struct Layout {
   std::uint32_t hub_degree = 0;    // the thresholds used
   std::uint32_t giant_degree = 0;
   bool slotted = false;            // slot k of a list = stencil offset k (grids)
+  bool symmetric = true;           // the graph's (Graph::symmetric)
 
   std::vector<std::uint64_t> slice_begin;   // num_slices() + 1
   std::vector<std::uint32_t> slice_width;   // longest list in the slice

@@ -3,6 +3,7 @@
 #include "cellgraph/coloring.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <numeric>
 #include <string>
 
@@ -12,10 +13,28 @@ namespace cellgraph {
 
 namespace {
 
+// For each vertex, the vertices whose lists hold it (CSR): the other half of an asymmetric
+// graph's conflicts.
+template <class Visit>
+std::pair<std::vector<std::uint64_t>, std::vector<std::uint32_t>> readers_of(std::uint32_t n, Visit&& visit) {
+  std::vector<std::uint64_t> begin(std::size_t(n) + 1, 0);
+  for (std::uint32_t v = 0; v < n; ++v) visit(v, [&](std::uint32_t u) { ++begin[u + 1]; });
+  std::partial_sum(begin.begin(), begin.end(), begin.begin());
+  std::vector<std::uint32_t> readers(begin[n]);
+  std::vector<std::uint64_t> at(begin.begin(), begin.end() - 1);
+  for (std::uint32_t v = 0; v < n; ++v) visit(v, [&](std::uint32_t u) { readers[at[u]++] = v; });
+  return {std::move(begin), std::move(readers)};
+}
+
 // First fit in priority order over n vertices; user(v) keys the priority and
-// visit(v, f) calls f(u) for each neighbor u < n of v.
+// visit(v, f) calls f(u) for each neighbor u < n of v. Asymmetric graphs: the readers of v
+// count as its neighbors too, so that no class holds a vertex and one it reads.
 template <class User, class Visit>
-std::vector<std::uint32_t> first_fit_coloring(std::uint32_t n, std::uint64_t seed, User&& user, Visit&& visit) {
+std::vector<std::uint32_t> first_fit_coloring(std::uint32_t n, std::uint64_t seed, bool symmetric, User&& user,
+                                              Visit&& visit) {
+  std::vector<std::uint64_t> reader_begin;
+  std::vector<std::uint32_t> readers;
+  if (!symmetric) std::tie(reader_begin, readers) = readers_of(n, visit);
   std::vector<std::uint64_t> priority(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t v = 0; v < std::int64_t(n); ++v) priority[v] = coloring_priority(seed, user(std::uint32_t(v)));
@@ -27,12 +46,15 @@ std::vector<std::uint32_t> first_fit_coloring(std::uint32_t n, std::uint64_t see
   // around v (a stamp, so the array is never cleared).
   std::vector<std::uint32_t> color(n, kNoColor), taken;
   for (std::uint32_t v : order) {
-    visit(v, [&](std::uint32_t u) {
+    auto take = [&](std::uint32_t u) {
       if (color[u] != kNoColor) {
         if (color[u] >= taken.size()) taken.resize(color[u] + 1, kNoColor);
         taken[color[u]] = v;
       }
-    });
+    };
+    visit(v, take);
+    if (!symmetric)
+      for (std::uint64_t r = reader_begin[v]; r < reader_begin[v + 1]; ++r) take(readers[r]);
     std::uint32_t c = 0;
     while (c < taken.size() && taken[c] == v) ++c;
     color[v] = c;
@@ -44,7 +66,7 @@ std::vector<std::uint32_t> first_fit_coloring(std::uint32_t n, std::uint64_t see
 
 std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) {
   const std::uint32_t n = L.num_vertices;
-  return first_fit_coloring(n, seed, [&](std::uint32_t v) { return L.local_to_user[v]; },
+  return first_fit_coloring(n, seed, L.symmetric, [&](std::uint32_t v) { return L.local_to_user[v]; },
                             [&](std::uint32_t v, auto&& f) {
                               for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
                                 if (u < n) f(u);
@@ -53,7 +75,7 @@ std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) 
 }
 
 std::vector<std::uint32_t> greedy_coloring(const Graph& g, std::uint64_t seed) {
-  return first_fit_coloring(g.num_vertices(), seed, [](std::uint32_t v) { return v; },
+  return first_fit_coloring(g.num_vertices(), seed, g.symmetric, [](std::uint32_t v) { return v; },
                             [&](std::uint32_t v, auto&& f) {
                               for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
                                 if (g.neighbors[e] != kBoundaryVertex) f(g.neighbors[e]);

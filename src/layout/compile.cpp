@@ -75,6 +75,7 @@ Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOption
   L.num_vertices = n;
   L.num_halo = std::uint32_t(rows.halo.size());
   L.slotted = g.slotted;
+  L.symmetric = g.symmetric;
   L.hub_degree = options.hub_degree;
   L.giant_degree = options.giant_degree;
   std::uint32_t num_hubs = 0;

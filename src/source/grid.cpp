@@ -164,6 +164,11 @@ Graph build_grid_graph(const GridSpec& spec) {
   const std::size_t k = spec.stencil.size();
   Graph g;
   g.slotted = true;
+  // Wrapped (periodic) and mirrored (reflective) edges pair up like inner ones: cell a reads b
+  // through offset d, and b reads a through -d, or through d itself where mirrored.
+  g.symmetric = std::all_of(spec.stencil.begin(), spec.stencil.end(), [&](const Offset& o) {
+    return std::find(spec.stencil.begin(), spec.stencil.end(), Offset{-o.dx, -o.dy, -o.dz}) != spec.stencil.end();
+  });
   g.offsets.resize(spec.cell_count() + 1);
   for (std::uint64_t v = 0; v <= spec.cell_count(); ++v) g.offsets[v] = v * k;
   g.neighbors.resize(spec.cell_count() * k);

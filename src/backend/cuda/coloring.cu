@@ -94,6 +94,7 @@ std::vector<std::uint32_t> jones_plassmann(const DeviceLayout& device, std::uint
 
 std::vector<std::uint32_t> gpu_coloring(const Layout& layout, std::uint64_t seed) {
   if (!cuda_device_available()) throw Error("gpu_coloring: no CUDA device is available");
+  if (!layout.symmetric) throw Error("gpu_coloring: the graph is not symmetric (greedy_coloring handles it)");
   cuda::DeviceLayout device(layout);
   return cuda::jones_plassmann(device, layout.num_vertices, seed);
 }

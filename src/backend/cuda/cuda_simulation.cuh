@@ -70,7 +70,9 @@ class CudaSimulation final : public Simulation {
     census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
     if (colored()) {
       classes_ = options.colors.empty()
-                     ? color_classes(*layout_, jones_plassmann(device_, layout_->num_vertices, options.seed))
+                     ? color_classes(*layout_, layout_->symmetric  // JP rounds see a vertex's own list only
+                                                   ? jones_plassmann(device_, layout_->num_vertices, options.seed)
+                                                   : greedy_coloring(*layout_, options.seed))
                      : color_classes(*layout_, options.colors, options.color_count);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
