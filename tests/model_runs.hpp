@@ -16,6 +16,13 @@ inline std::unique_ptr<Simulation> make_model(const std::string& name, const mod
   return models::find_model(name).make(params, layout, options);
 }
 
+// A path 0 - 1 - ... - (n-1).
+inline Graph path_graph(std::uint32_t n) {
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  for (std::uint32_t v = 0; v + 1 < n; ++v) edges.emplace_back(v, v + 1);
+  return graph_from_edges(n, edges);
+}
+
 inline SimulationOptions with_update(const std::string& rule, std::uint64_t seed = 1, int threads = 0) {
   SimulationOptions o;
   o.update = parse_update_rule(rule);

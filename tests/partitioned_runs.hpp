@@ -17,6 +17,7 @@
 #include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/partition.hpp"
+#include "cellgraph/source/source.hpp"
 #include "model_runs.hpp"
 
 namespace cellgraph::test {
@@ -170,5 +171,27 @@ class PartitionedModel {
   std::uint32_t parts_;
   std::vector<std::unique_ptr<Simulation>> parts_sims_;
 };
+
+// `model` on the parts of `partition` (with `part_options`: their backend, update, seed) equals
+// the whole run (with `whole_options`) after 1, 3 and 10 steps: every variable of every
+// vertex, and the observable sums.
+inline void check_partitioned_identity(const std::string& model, const models::Params& params, const Graph& g,
+                                       const std::vector<std::uint32_t>& partition, std::uint32_t parts,
+                                       const SimulationOptions& whole_options, const SimulationOptions& part_options,
+                                       const CompileOptions& compile = {}) {
+  auto whole = make_model(model, params, g, whole_options, compile);
+  PartitionedModel split(model, params, g, partition, parts, part_options, compile);
+  const auto start = random_fill(g.num_vertices(), 0.3, 4);
+  whole->set_states(start);
+  split.set_states(start);
+  CHECK(split.observable_sums() == whole->observable_sums());
+  for (std::uint64_t steps : {1, 2, 7}) {
+    whole->advance(steps);
+    split.advance(steps);
+    INFO("at step ", whole->step());
+    REQUIRE(split.export_state() == whole->export_state());
+    CHECK(split.observable_sums() == whole->observable_sums());
+  }
+}
 
 }  // namespace cellgraph::test

@@ -14,13 +14,6 @@ using namespace cellgraph::test;
 
 namespace {
 
-// A path 0 - 1 - ... - (n-1).
-Graph path(std::uint32_t n) {
-  std::vector<std::pair<VertexId, VertexId>> edges;
-  for (std::uint32_t v = 0; v + 1 < n; ++v) edges.emplace_back(v, v + 1);
-  return graph_from_edges(n, edges);
-}
-
 std::vector<std::uint32_t> one_at(std::uint32_t n, std::uint32_t v, std::uint32_t state = 1) {
   std::vector<std::uint32_t> s(n, 0);
   s[v] = state;
@@ -48,7 +41,7 @@ const Case kCases[] = {
 }  // namespace
 
 TEST_CASE("sir: an infected cell stays infected tau steps, then recovers for good") {
-  auto sim = make_model("sir", {{"beta", "0"}, {"tau", "3"}}, path(3));
+  auto sim = make_model("sir", {{"beta", "0"}, {"tau", "3"}}, path_graph(3));
   sim->set_states(one_at(3, 1));
   for (int step = 1; step <= 2; ++step) {
     sim->advance(1);
@@ -61,13 +54,13 @@ TEST_CASE("sir: an infected cell stays infected tau steps, then recovers for goo
 }
 
 TEST_CASE("sir and sis: with beta = 1 the infection moves one contact per step") {
-  auto sir = make_model("sir", {{"beta", "1"}, {"tau", "1"}}, path(5));
+  auto sir = make_model("sir", {{"beta", "1"}, {"tau", "1"}}, path_graph(5));
   sir->set_states(one_at(5, 0));
   sir->advance(1);
   CHECK(sir->states() == std::vector<std::uint32_t>{2, 1, 0, 0, 0});
   sir->advance(2);
   CHECK(sir->states() == std::vector<std::uint32_t>{2, 2, 2, 1, 0});
-  auto sis = make_model("sis", {{"beta", "1"}, {"tau", "1"}}, path(3));
+  auto sis = make_model("sis", {{"beta", "1"}, {"tau", "1"}}, path_graph(3));
   sis->set_states(one_at(3, 1));
   sis->advance(1);
   CHECK(sis->states() == std::vector<std::uint32_t>{1, 0, 1});  // recovered to susceptible
@@ -86,16 +79,16 @@ TEST_CASE("sir: infection needs an infected neighbor; a geometric period ends at
 }
 
 TEST_CASE("forest fire: fire spreads along trees and burns out; growth and lightning") {
-  auto fire = make_model("forestfire", {{"p", "0"}, {"f", "0"}}, path(4));
+  auto fire = make_model("forestfire", {{"p", "0"}, {"f", "0"}}, path_graph(4));
   fire->set_states({2, 1, 1, 0});
   fire->advance(1);
   CHECK(fire->states() == std::vector<std::uint32_t>{0, 2, 1, 0});
   fire->advance(2);
   CHECK(fire->states() == std::vector<std::uint32_t>{0, 0, 0, 0});
-  auto grow = make_model("forestfire", {{"p", "1"}, {"f", "0"}}, path(4));
+  auto grow = make_model("forestfire", {{"p", "1"}, {"f", "0"}}, path_graph(4));
   grow->advance(1);
   CHECK(grow->census()[1] == 4);
-  auto lightning = make_model("forestfire", {{"p", "0"}, {"f", "1"}}, path(4));
+  auto lightning = make_model("forestfire", {{"p", "0"}, {"f", "1"}}, path_graph(4));
   lightning->set_states({1, 0, 1, 1});
   lightning->advance(1);
   CHECK(lightning->states() == std::vector<std::uint32_t>{2, 0, 2, 2});
@@ -134,7 +127,7 @@ TEST_CASE("probabilistic life: p = 1 is the plain rule, p = 0 freezes, p = 1/2 t
 }
 
 TEST_CASE("models: parameters are checked by name and range") {
-  const Graph g = path(3);
+  const Graph g = path_graph(3);
   CHECK_THROWS_WITH_AS(make_model("sir", {{"betta", "0.1"}}, g), doctest::Contains("no parameter 'betta'"), Error);
   CHECK_THROWS_WITH_AS(make_model("sir", {{"beta", "1.5"}}, g), doctest::Contains("beta must be a number"), Error);
   CHECK_THROWS_AS(make_model("ising", {{"T", "0"}}, g), Error);

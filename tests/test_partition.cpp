@@ -21,12 +21,6 @@ using namespace cellgraph::test;
 
 namespace {
 
-Graph path(std::uint32_t n) {
-  std::vector<std::pair<VertexId, VertexId>> edges;
-  for (std::uint32_t v = 0; v + 1 < n; ++v) edges.emplace_back(v, v + 1);
-  return graph_from_edges(n, edges);
-}
-
 Graph sample_mesh() { return read_graph_file(data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph")); }
 
 CompileOptions small_hubs() {
@@ -101,25 +95,12 @@ const Case kCases[] = {
     {"rulenumber", {{"kind", "outer"}, {"rule", "224"}}},
 };
 
-// The model on `parts` parts equals the whole run: every variable of every vertex, and the
-// observable sums, after 1, 3 and 10 steps.
+// The model on `parts` parts (CPU, one thread each) equals the whole run.
 void check_partitioned_identity(const Case& c, const Graph& g, const std::vector<std::uint32_t>& part,
                                 std::uint32_t parts, const std::string& update, const CompileOptions& compile = {}) {
   INFO(c.model, " ", update, " on ", parts, " parts");
   const SimulationOptions options = with_update(update, 17, 1);
-  auto whole = make_model(c.model, c.params, g, options, compile);
-  PartitionedModel split(c.model, c.params, g, part, parts, options, compile);
-  const auto start = random_fill(g.num_vertices(), 0.3, 4);
-  whole->set_states(start);
-  split.set_states(start);
-  CHECK(split.observable_sums() == whole->observable_sums());
-  for (std::uint64_t steps : {1, 2, 7}) {
-    whole->advance(steps);
-    split.advance(steps);
-    INFO("at step ", whole->step());
-    REQUIRE(split.export_state() == whole->export_state());
-    CHECK(split.observable_sums() == whole->observable_sums());
-  }
+  test::check_partitioned_identity(c.model, c.params, g, part, parts, options, options, compile);
 }
 
 }  // namespace
@@ -148,7 +129,7 @@ TEST_CASE("partition: blocks are slabs; METIS parts cover the graph, balanced, w
 }
 
 TEST_CASE("partition: bad requests are errors") {
-  const Graph g = path(4);
+  const Graph g = path_graph(4);
   CHECK_THROWS_WITH_AS(partition_graph(g, 0, {}), doctest::Contains("at least one part"), Error);
   CHECK_THROWS_WITH_AS(partition_graph(g, 5, {}), doctest::Contains("a part would be empty"), Error);
   PartitionOptions loose;
@@ -158,7 +139,7 @@ TEST_CASE("partition: bad requests are errors") {
 }
 
 TEST_CASE("partition: the report counts cut edges, halo cells and peers") {
-  const Graph g = path(6);
+  const Graph g = path_graph(6);
   const PartitionReport r = partition_report(g, {0, 0, 1, 1, 2, 2}, 3);
   CHECK(r.edge_cut == 2);
   CHECK(r.vertices == std::vector<std::uint64_t>{2, 2, 2});
@@ -207,9 +188,9 @@ TEST_CASE("partition: each part owns its vertices, reads its halo and sends what
     }
   }
   // The halo must cover every foreign neighbor.
-  CompileRows rows = part_rows(path(4), {0, 0, 1, 1}, 2, 0);
+  CompileRows rows = part_rows(path_graph(4), {0, 0, 1, 1}, 2, 0);
   rows.halo.clear();
-  CHECK_THROWS_WITH_AS(compile_rows(path(4), rows, compile_options_for(path(4), {})),
+  CHECK_THROWS_WITH_AS(compile_rows(path_graph(4), rows, compile_options_for(path_graph(4), {})),
                        doctest::Contains("vertex 1 reads vertex 2, which is neither owned nor in the halo"), Error);
 }
 

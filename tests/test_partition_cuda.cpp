@@ -23,18 +23,7 @@ void check_gpu_parts(const std::string& model, const models::Params& params, con
   INFO(model, " ", update, " on ", parts, " GPU parts");
   SimulationOptions cpu = with_update(update, 23), gpu = cpu;
   gpu.backend = BackendKind::cuda;
-  auto whole = make_model(model, params, g, cpu, compile);
-  PartitionedModel split(model, params, g, partition_graph(g, parts, {}), parts, gpu, compile);
-  const auto start = random_fill(g.num_vertices(), 0.3, 6);
-  whole->set_states(start);
-  split.set_states(start);
-  for (std::uint64_t steps : {1, 4, 11}) {
-    whole->advance(steps);
-    split.advance(steps);
-    INFO("at step ", whole->step());
-    REQUIRE(split.export_state() == whole->export_state());
-    CHECK(split.observable_sums() == whole->observable_sums());
-  }
+  check_partitioned_identity(model, params, g, partition_graph(g, parts, {}), parts, cpu, gpu, compile);
 }
 
 }  // namespace

@@ -226,21 +226,12 @@ class CudaSimulation final : public Simulation {
   // Colored: the classes one after another on one stream, in place.
   void launch_steps(std::uint32_t steps) {
     const LayoutView& L = device_.view();
-    const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
     int parity = parity_;
     for (std::uint32_t s = 0; s < steps; ++s) {
-      const StepParams p{options_.seed, step_counter_.data(), s, alpha};
+      const StepParams p{options_.seed, step_counter_.data(), s, alpha()};
       const StateRef<Vars> from = buffer_[parity].ref();
       if (colored()) {
-        for (std::uint32_t c = 0; c < classes_.count(); ++c) {
-          const std::uint32_t* ids = class_vertices_.data();
-          const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c],
-                              hub_end = classes_.hub_end[c], end = classes_.begin[c + 1];
-          launch_sweep(model_, L, from, VertexList{ids + begin, giant_end - begin},
-                       VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
-                       ApplyStep<Model>{from, p}, stream_, stream_);
-          CG_CUDA_LAUNCHED();
-        }
+        for (std::uint32_t c = 0; c < classes_.count(); ++c) launch_class(c, from, p);
         continue;
       }
       const bool hubs = L.num_hub_vertices > 0;
@@ -263,6 +254,19 @@ class CudaSimulation final : public Simulation {
     CG_CUDA_LAUNCHED();
   }
 
+  // Color class c of a colored step, in place on stream_: giants, hubs, then the rest.
+  void launch_class(std::uint32_t c, StateRef<Vars> state, const StepParams& p) {
+    const std::uint32_t* ids = class_vertices_.data();
+    const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c], hub_end = classes_.hub_end[c],
+                        end = classes_.begin[c + 1];
+    launch_sweep(model_, device_.view(), state, VertexList{ids + begin, giant_end - begin},
+                 VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
+                 ApplyStep<Model>{state, p}, stream_, stream_);
+    CG_CUDA_LAUNCHED();
+  }
+
+  double alpha() const { return options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0; }
+
   // One step of a part of a partitioned run; the halo holds the peers' current cells before
   // and after it. Synchronous: the hubs and the cells peers read are updated first, packed
   // and sent while the interior is updated, and the peers' cells copied into the new buffer's
@@ -270,19 +274,12 @@ class CudaSimulation final : public Simulation {
   void launch_partitioned_step() {
     const LayoutView& L = device_.view();
     const Layout& H = *layout_;
-    const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
-    const StepParams p{options_.seed, step_counter_.data(), 0, alpha};
+    const StepParams p{options_.seed, step_counter_.data(), 0, alpha()};
     const StateRef<Vars> from = current().ref();
     const VertexRange none{0, 0};
     if (colored()) {
       for (std::uint32_t c = 0; c < classes_.count(); ++c) {
-        const std::uint32_t* ids = class_vertices_.data();
-        const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c],
-                            hub_end = classes_.hub_end[c], end = classes_.begin[c + 1];
-        launch_sweep(model_, L, from, VertexList{ids + begin, giant_end - begin},
-                     VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
-                     ApplyStep<Model>{from, p}, stream_, stream_);
-        CG_CUDA_LAUNCHED();
+        launch_class(c, from, p);
         exchange_halo(from);
       }
     } else {
