@@ -53,45 +53,56 @@ __device__ __forceinline__ const std::uint8_t* row_cells(const ByteGridView& g, 
   return source < 0 ? nullptr : g.in + source * g.pitch;
 }
 
-// The memory read of a row, issued a row ahead of its use so that loads stay in flight.
-__device__ __forceinline__ Cells16 fetch_cells(const ByteGridView& g, const std::uint8_t* cells, std::int64_t first) {
+// Everything a thread reads of a row: its 16 cells and the live flags of the cells just beyond
+// its column that no neighbor lane holds (lane 0's left, lane 31's right, the grid's edges).
+// Issued a row ahead of its use, so that every load of the row is in flight together.
+struct FetchedRow {
+  Cells16 cells;
+  std::uint32_t left_live, right_live, after_live;  // after: the cell past the grid's last column
+};
+
+__device__ __forceinline__ FetchedRow fetch_row(const ByteGridView& g, const std::uint8_t* cells, std::int64_t first) {
+  const std::uint32_t outside_live = g.outside == 1;
   if (!cells) {
     const std::uint32_t word = 0x01010101u * g.outside;
-    return {{word, word, word, word}};
+    return {{{word, word, word, word}}, outside_live, outside_live, outside_live};
   }
-  if (first >= g.pitch) return {{0, 0, 0, 0}};
-  const uint4 v = __ldg(reinterpret_cast<const uint4*>(cells + first));
-  return {{v.x, v.y, v.z, v.w}};
+  FetchedRow f{{{0, 0, 0, 0}}, 0, 0, 0};
+  if (first < g.pitch) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(cells + first));
+    f.cells = {{v.x, v.y, v.z, v.w}};
+  }
+  auto live_at = [&](std::int64_t x) -> std::uint32_t {  // x in [-1, W]
+    const std::int64_t sx = image(x, g.width, g.edge);
+    return sx < 0 ? outside_live : __ldg(cells + sx) == 1;
+  };
+  const int lane = threadIdx.x & 31;
+  if (first == 0) f.left_live = live_at(-1);
+  else if (lane == 0 && first <= g.pitch) f.left_live = __ldg(cells + first - 1) == 1;
+  if (lane == 31 && first + kByteLanes < g.pitch) f.right_live = __ldg(cells + first + kByteLanes) == 1;
+  if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) f.after_live = live_at(g.width);
+  return f;
 }
 
-__device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const std::uint8_t* cells, const Cells16& fetched,
-                                              std::int64_t first) {
+__device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const FetchedRow& fetched, std::int64_t first) {
   ByteRow r;
-  r.cells = fetched;
+  r.cells = fetched.cells;
   const int lane = threadIdx.x & 31;
   for (int k = 0; k < 4; ++k) r.live.word[k] = live4(r.cells.word[k]);
   // Live flags of the cells just left and right of the column: from the neighbor lanes.
   std::uint32_t left_live = __shfl_up_sync(0xFFFFFFFFu, r.live.word[3], 1) >> 24;
   std::uint32_t right_live = __shfl_down_sync(0xFFFFFFFFu, r.live.word[0], 1) & 1u;
-  if (!cells) {
-    left_live = right_live = g.outside == 1;
-  } else {
-    auto live_at = [&](std::int64_t x) -> std::uint32_t {  // x in [-1, W]
-      const std::int64_t sx = image(x, g.width, g.edge);
-      return sx < 0 ? g.outside == 1 : cells[sx] == 1;
-    };
-    if (lane == 0 && first > 0 && first <= g.pitch) left_live = cells[first - 1] == 1;
-    if (lane == 31 && first + kByteLanes < g.pitch) right_live = cells[first + kByteLanes] == 1;
-    if (first == 0) left_live = live_at(-1);
-    if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) {  // the column of the last cell
-      const std::uint32_t after = live_at(g.width);
-      const int t = int(g.width - first);  // cells of this column in the grid
-      if (t < kByteLanes) {
-        const int k = t / 4, shift = 8 * (t % 4);
-        r.live.word[k] = (r.live.word[k] & ~(0xFFu << shift)) | (after << shift);
-      } else {
-        right_live = after;
-      }
+  if (lane == 0 || first == 0) left_live = fetched.left_live;
+  if (lane == 31) right_live = fetched.right_live;
+  if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) {  // the column of the last cell
+    const int t = int(g.width - first);  // cells of this column in the grid
+    if (t < kByteLanes) {
+      const int shift = 8 * (t % 4);
+#pragma unroll
+      for (int k = 0; k < 4; ++k)  // a constant index: the words stay in registers
+        if (k == t / 4) r.live.word[k] = (r.live.word[k] & ~(0xFFu << shift)) | (fetched.after_live << shift);
+    } else {
+      right_live = fetched.after_live;
     }
   }
   for (int k = 0; k < 4; ++k) {
@@ -103,8 +114,7 @@ __device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const std::
 }
 
 __device__ __forceinline__ ByteRow load_byte_row(const ByteGridView& g, std::int64_t y, std::int64_t first) {
-  const std::uint8_t* cells = row_cells(g, y);
-  return finish_row(g, cells, fetch_cells(g, cells, first), first);
+  return finish_row(g, fetch_row(g, row_cells(g, y), first), first);
 }
 
 __device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std::uint8_t* table, std::int64_t column,
@@ -113,13 +123,11 @@ __device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std:
   const bool stores = first < g.width;
   ByteRow above = load_byte_row(g, first_row - 1, first);
   ByteRow here = load_byte_row(g, first_row, first);
-  const std::uint8_t* ahead_cells = row_cells(g, first_row + 1);
-  Cells16 ahead = fetch_cells(g, ahead_cells, first);  // row y + 1, in flight
+  FetchedRow ahead = fetch_row(g, row_cells(g, first_row + 1), first);  // row y + 1, in flight
   for (int i = 0; i < rows; ++i) {
     const std::int64_t y = first_row + i;
-    const std::uint8_t* further_cells = row_cells(g, y + 2);
-    const Cells16 further = i + 1 < rows ? fetch_cells(g, further_cells, first) : Cells16{};
-    const ByteRow below = finish_row(g, ahead_cells, ahead, first);
+    const FetchedRow further = i + 1 < rows ? fetch_row(g, row_cells(g, y + 2), first) : FetchedRow{};
+    const ByteRow below = finish_row(g, ahead, first);
     Cells16 next;
     for (int k = 0; k < 4; ++k) {
       // Neighbors: the 3x3 sum less the cell itself; at most 8 (9 in padding bytes).
@@ -142,7 +150,6 @@ __device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std:
     above = here;
     here = below;
     ahead = further;
-    ahead_cells = further_cells;
   }
 }
 
