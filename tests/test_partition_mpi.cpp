@@ -58,6 +58,12 @@ TEST_SUITE("mpi") {
                        "--steps 20 --update alpha:0.5",
                        both, {2, 3});
     check_same_outputs("--generate rmat:11 --rule /2/3 --fill 0.2 --steps 15 --update colored --stats-every 5", both, {3});
+    check_same_outputs("--rule WireWorld --param dir=" + data_path("rules") + " --pattern " +
+                           data_path("patterns/golly-rules/wireworld-circuit.rle") + " --grid 80x80 --steps 60",
+                       both, {3});
+    // One-way stencil (z-2, not z+2), colored across parts, three variables.
+    check_same_outputs("--model cloud --grid 24x20x16 --param p_ext=0.05 --param p_hum=0.01 --update colored --steps 12",
+                       both, {3});
     check_same_outputs("--model rulenumber --param kind=moore --param rule=0x1234567890abcdef1234567890abcdef "
                        "--grid 33x29 --boundary reflective --fill 0.5 --steps 12",
                        both, {4});
