@@ -123,3 +123,12 @@ TEST_CASE("cli: movable runs refuse bad options and write nothing") {
   CHECK(graph.out.find("--generate does not apply") != std::string::npos);
   CHECK(dir.empty());
 }
+
+TEST_CASE("cli: bench --suite movable-quick times Vicsek runs and checks the cell list against all pairs") {
+  const auto r = run_cli("bench --suite movable-quick --backend cpu --repeats 1");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("| 20000 | 0 | ") != std::string::npos);
+  CHECK(r.out.find("| 20000 | 0.3 | ") != std::string::npos);
+  CHECK(r.out.find("| 2000 | ") != std::string::npos);
+  CHECK(r.out.find("x | equal |") != std::string::npos);
+}
