@@ -69,13 +69,13 @@ void check_same_run(VicsekRun run, const std::vector<std::uint64_t>& chunks) {
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: the device cell list, all-pairs search and compiler equal the CPU's" *
+  TEST_CASE("gpu: movable: the device cell list, all-pairs search and compiler equal the CPU's" *
             doctest::skip(!cuda_device_available())) {
     check_device_search<double>();
     check_device_search<float>();
   }
 
-  TEST_CASE("gpu: graphs with hubs are compiled on the host, to the same layout" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: movable: graphs with hubs are compiled on the host, to the same layout" * doctest::skip(!cuda_device_available())) {
     const Box box = make_box(2, 12.0, 12.0, 1, true);
     const Particles<double> p = random_particles<double>(box, 6000, 3, 1.0);
     const NeighborGraph g = find_neighbors(box, 1.0, p.view());
@@ -87,7 +87,7 @@ TEST_SUITE("gpu") {
     check_same_layout(cuda::compile_neighbors(g, small_hubs), expected);
   }
 
-  TEST_CASE("gpu: positions outside the periodic box are refused on the device" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: movable: positions outside the periodic box are refused on the device" * doctest::skip(!cuda_device_available())) {
     Particles<double> p;
     p.axis[0] = {0.5, 1.5, 2.5};
     p.axis[1] = {0.5, 1.5, 4.25};
@@ -95,7 +95,7 @@ TEST_SUITE("gpu") {
                          doctest::Contains("particle 2"), Error);
   }
 
-  TEST_CASE("gpu: Vicsek runs equal the CPU's bit for bit (2D, 3D, periodic, closed, any skin)" *
+  TEST_CASE("gpu: movable: Vicsek runs equal the CPU's bit for bit (2D, 3D, periodic, closed, any skin)" *
             doctest::skip(!cuda_device_available())) {
     for (int dims : {2, 3})
       for (bool periodic : {true, false})
@@ -111,7 +111,7 @@ TEST_SUITE("gpu") {
         }
   }
 
-  TEST_CASE("gpu: Vicsek with lists in hub rows (warp and block folds) equals the CPU" *
+  TEST_CASE("gpu: movable: Vicsek with lists in hub rows (warp and block folds) equals the CPU" *
             doctest::skip(!cuda_device_available())) {
     for (double skin : {0.0, 0.4}) {
       VicsekRun run;
@@ -126,7 +126,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: Vicsek at low noise and 10^5 particles equals the CPU" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: movable: Vicsek at low noise and 10^5 particles equals the CPU" * doctest::skip(!cuda_device_available())) {
     VicsekRun run;
     run.particles = 100000;
     run.box = density_four_square(run.particles);
