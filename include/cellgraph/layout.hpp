@@ -116,6 +116,8 @@ Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOption
 
 // The options with automatic hub thresholds replaced by the values compile() picks for `g`.
 CompileOptions compile_options_for(const Graph& g, CompileOptions options);
+// The same from the graph's mean degree alone (graphs that live on the GPU: movable cells).
+CompileOptions compile_options_for_mean_degree(double mean_degree, CompileOptions options);
 
 // Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is
 // a hub when its degree is at least max(256, 16 x the mean degree), a giant hub from

@@ -80,7 +80,9 @@ int bench_command(const Args& args) {
       ("suite", po::value<std::string>()->default_value("standard"),
        "quick, standard, gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples), "
        "models (every random model and update mode on a grid and an rgg, against Life), "
-       "or partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior)")
+       "partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior), "
+       "or movable (the Vicsek model: steps/s and neighbor-list rebuilds at 10^6 and 10^7 particles, 10^5 and "
+       "10^6 on the CPU, the search against all pairs; movable-quick: small sizes)")
       ("repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")
       ("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
   d.add(backend_options()).add(layout_options());
@@ -95,6 +97,7 @@ int bench_command(const Args& args) {
   const std::string suite = vm["suite"].as<std::string>();
   if (suite == "models") return bench_models(vm, options, repeats);
   if (suite == "partition") return bench_partition(vm, options, repeats);
+  if (suite == "movable" || suite == "movable-quick") return bench_movable(vm, options, repeats, suite);
   const models::LifeLike life = models::parse_lifelike_rule("B3/S23");
   std::vector<std::string> notes;
   const std::vector<BenchCase> cases = bench_suite(suite, notes);

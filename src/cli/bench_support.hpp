@@ -18,6 +18,9 @@ namespace cellgraph::cli {
 // bench --suite models (bench_models.cpp) and --suite partition (bench_partition.cpp).
 int bench_models(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
 int bench_partition(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
+// bench --suite movable or movable-quick (bench_movable.cpp).
+int bench_movable(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats,
+                  const std::string& suite);
 
 // data/RELATIVE of the repository; CELLGRAPH_DATA_DIR overrides the folder (a copy of the
 // tree run from elsewhere), as for the tests.

@@ -15,6 +15,7 @@
 #include "models/golly.hpp"
 #include "partition/mpi.hpp"
 #include "src/cli/cli.hpp"
+#include "src/cli/movable.hpp"
 #include "src/cli/pictures.hpp"
 
 namespace cellgraph::cli {
@@ -50,7 +51,7 @@ po::options_description run_options() {
       ("restart", po::value<std::string>(),
        "continue from a checkpoint written by a run with the same source, model and parameters; "
        "--steps is the total, counted from the first run's start");
-  d.add(init).add(out).add(picture_options()).add(run_partition_options());
+  d.add(init).add(out).add(picture_options()).add(run_partition_options()).add(movable_options());
   return d;
 }
 
@@ -167,6 +168,10 @@ std::vector<std::string> stats_columns(const Simulation& sim, const models::Mode
 int run_command(const Args& args) {
   po::variables_map vm;
   if (!parse_options(args, run_options(), "usage: cellgraph run SOURCE [options]", vm)) return 0;
+  // Movable models take particles in a box instead of a source (src/cli/run_movable.cpp).
+  if (const models::MovableModelInfo* movable = models::find_movable_model(vm["model"].as<std::string>()))
+    return run_movable(vm, *movable);
+  refuse_movable_options(vm, vm["model"].as<std::string>());
 
   Outputs outputs;
   if (vm.count("stats")) outputs.stats = vm["stats"].as<std::string>();

@@ -49,7 +49,10 @@ std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, cons
 }  // namespace
 
 CompileOptions compile_options_for(const Graph& g, CompileOptions o) {
-  const double mean = mean_degree(g);
+  return compile_options_for_mean_degree(mean_degree(g), o);
+}
+
+CompileOptions compile_options_for_mean_degree(double mean, CompileOptions o) {
   if (!o.hub_degree) o.hub_degree = std::uint32_t(std::max(256.0, 16.0 * mean));
   o.giant_degree = std::max(o.hub_degree, o.giant_degree ? o.giant_degree : std::uint32_t(std::max(1024.0, 32.0 * mean)));
   return o;

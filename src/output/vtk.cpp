@@ -307,6 +307,33 @@ void check_grid_shape(const std::string& base, const GridSpec& grid) {
   if (!ok) throw Error(error_prefix(base) + "the grid has no cells or sizes beyond its dimensions");
 }
 
+// The ParaView collection (.pvd) of the snapshots written at `steps`, each named by its file
+// name alone (snapshots sit beside the collection).
+template <class SnapshotPath>
+void write_collection(const std::string& path, VtkEncoding encoding, const std::vector<std::uint64_t>& steps,
+                      SnapshotPath snapshot_path) {
+  AtomicFile file(path);
+  std::ostream& out = file.stream();
+  VtkXml xml(out, encoding);
+  out << "<?xml version=\"1.0\"?>\n";
+  xml.open("VTKFile", attr("type", "Collection") + attr("version", "1.0") +
+                          attr("byte_order", "LittleEndian"));
+  xml.open("Collection");
+  for (std::uint64_t step : steps) {
+    const std::string file_name = std::filesystem::path(snapshot_path(step)).filename().string();
+    xml.empty("DataSet", attr("timestep", step) + attr("part", 0) + attr("file", file_name));
+  }
+  xml.close("Collection");
+  xml.close("VTKFile");
+  file.commit();
+}
+
+std::string zero_padded_path(const std::string& base, std::uint64_t step, const std::string& extension) {
+  const std::string digits = std::to_string(step);
+  const std::string zeros(digits.size() < 6 ? 6 - digits.size() : 0, '0');
+  return base + "_" + zeros + digits + "." + extension;
+}
+
 }  // namespace
 
 VtkSeries::VtkSeries(std::string base, VtkEncoding encoding, SnapshotTemplate snapshot)
@@ -379,9 +406,7 @@ VtkSeries VtkSeries::for_mesh_elements(std::string base, const Mesh& mesh,
 }
 
 std::string VtkSeries::snapshot_path(std::uint64_t step) const {
-  const std::string digits = std::to_string(step);
-  const std::string zeros(digits.size() < 6 ? 6 - digits.size() : 0, '0');
-  return base_ + "_" + zeros + digits + "." + template_.extension;
+  return zero_padded_path(base_, step, template_.extension);
 }
 
 void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& states,
@@ -416,20 +441,82 @@ void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& stat
 }
 
 void VtkSeries::finish() {
-  AtomicFile file(collection_path());
+  write_collection(collection_path(), encoding_, steps_, [&](std::uint64_t step) { return snapshot_path(step); });
+}
+
+VtkPointSeries::VtkPointSeries(std::string base, int dims, VtkEncoding encoding)
+    : base_(std::move(base)), dims_(dims), encoding_(encoding) {
+  if (std::filesystem::path(base_).filename().empty())
+    throw Error(error_prefix(base_) + "the base path names a folder; give a name prefix (out/run)");
+  if (dims_ != 2 && dims_ != 3) throw Error(error_prefix(base_) + "points have 2 or 3 coordinates");
+}
+
+std::string VtkPointSeries::snapshot_path(std::uint64_t step) const { return zero_padded_path(base_, step, "vtu"); }
+
+void VtkPointSeries::write(std::uint64_t step, const std::vector<double>& positions, const std::vector<Array>& arrays) {
+  const std::string where = error_prefix(base_);
+  if (positions.size() % dims_ != 0)
+    throw Error(where + std::to_string(positions.size()) + " coordinates are not points of " + std::to_string(dims_));
+  const std::size_t n = positions.size() / dims_;
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const Array& a = arrays[i];
+    bool repeated = a.name == "id";
+    for (std::size_t j = 0; j < i; ++j) repeated |= arrays[j].name == a.name;
+    if (a.name.empty() || repeated) throw Error(where + "array name '" + a.name + "' is empty, 'id' or repeated");
+    if (a.components < 1 || a.components > 3 || a.values.size() != n * a.components)
+      throw Error(where + "array " + a.name + " has " + std::to_string(a.values.size()) + " values for " +
+                  std::to_string(n) + " points of " + std::to_string(a.components) + " components");
+  }
+  if (!steps_.empty() && step <= steps_.back())
+    throw Error(where + "step " + std::to_string(step) + " written after step " + std::to_string(steps_.back()) +
+                "; steps must increase");
+  // Vectors get three components (z = 0 in 2D), as ParaView's glyphs want them.
+  auto as_xyz = [&](const std::vector<double>& values, int components) {
+    std::vector<double> xyz(n * 3, 0.0);
+    for (std::size_t p = 0; p < n; ++p)
+      for (int c = 0; c < components; ++c) xyz[3 * p + c] = values[p * components + c];
+    return xyz;
+  };
+  CellList cells;
+  cells.connectivity.resize(n);
+  cells.offsets.resize(n);
+  cells.types.assign(n, kVtkVertex);
+  for (std::size_t p = 0; p < n; ++p) cells.connectivity[p] = std::int64_t(p), cells.offsets[p] = std::int64_t(p + 1);
+  std::vector<std::uint32_t> ids(n);
+  for (std::size_t p = 0; p < n; ++p) ids[p] = std::uint32_t(p);
+
+  AtomicFile file(snapshot_path(step));
   std::ostream& out = file.stream();
   VtkXml xml(out, encoding_);
   out << "<?xml version=\"1.0\"?>\n";
-  xml.open("VTKFile", attr("type", "Collection") + attr("version", "1.0") +
-                          attr("byte_order", "LittleEndian"));
-  xml.open("Collection");
-  for (std::uint64_t step : steps_) {
-    const std::string file_name = std::filesystem::path(snapshot_path(step)).filename().string();
-    xml.empty("DataSet", attr("timestep", step) + attr("part", 0) + attr("file", file_name));
+  xml.open("VTKFile", attr("type", "UnstructuredGrid") + attr("version", "1.0") + attr("byte_order", "LittleEndian") +
+                          attr("header_type", "UInt32"));
+  xml.open("UnstructuredGrid");
+  xml.open("Piece", attr("NumberOfPoints", n) + attr("NumberOfCells", n));
+  xml.open("PointData", attr("Scalars", "id"));
+  xml.data_array({"id"}, ids);
+  for (const Array& a : arrays) {
+    if (a.components == 1) xml.data_array({a.name}, a.values);
+    else xml.data_array({a.name, 3, 3}, as_xyz(a.values, a.components));
   }
-  xml.close("Collection");
+  xml.close("PointData");
+  xml.open("Points");
+  xml.data_array({"Points", 3, 3}, as_xyz(positions, dims_));
+  xml.close("Points");
+  xml.open("Cells");
+  xml.data_array({"connectivity"}, cells.connectivity);
+  xml.data_array({"offsets"}, cells.offsets);
+  xml.data_array({"types"}, cells.types);
+  xml.close("Cells");
+  xml.close("Piece");
+  xml.close("UnstructuredGrid");
   xml.close("VTKFile");
   file.commit();
+  steps_.push_back(step);
+}
+
+void VtkPointSeries::finish() {
+  write_collection(collection_path(), encoding_, steps_, [&](std::uint64_t step) { return snapshot_path(step); });
 }
 
 }  // namespace cellgraph

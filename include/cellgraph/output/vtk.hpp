@@ -95,4 +95,36 @@ class VtkSeries {
   std::vector<std::uint64_t> steps_;  // written, increasing
 };
 
+// Moving points (movable cells): the points change every step, so each snapshot is a whole
+// UnstructuredGrid (.vtu) with its own points, one VTK_VERTEX cell per point, and point data:
+// "id" (UInt32: the particle id, the point's index) and the given Float64 arrays, vectors
+// widened to three components (z = 0 in 2D). A .pvd collection ties them together.
+class VtkPointSeries {
+ public:
+  struct Array {
+    std::string name;
+    int components = 1;          // 1 (scalars) to 3 (vectors)
+    std::vector<double> values;  // components per point, point by point
+  };
+
+  // dims: 2 or 3 coordinates per point. Throws Error for a base path that names a folder.
+  VtkPointSeries(std::string base, int dims, VtkEncoding encoding = VtkEncoding::binary);
+
+  // Writes snapshot_path(step) from positions (dims per point, point by point). Throws Error
+  // for arrays of the wrong size, empty, repeated or "id" names, steps that do not increase,
+  // or a failed write (then nothing is left behind).
+  void write(std::uint64_t step, const std::vector<double>& positions, const std::vector<Array>& arrays = {});
+  // Writes collection_path() listing every snapshot so far.
+  void finish();
+
+  std::string snapshot_path(std::uint64_t step) const;  // "<base>_<step, 6 digits or more>.vtu"
+  std::string collection_path() const { return base_ + ".pvd"; }
+
+ private:
+  std::string base_;
+  int dims_;
+  VtkEncoding encoding_;
+  std::vector<std::uint64_t> steps_;
+};
+
 }  // namespace cellgraph

@@ -1,0 +1,46 @@
+// Builds a MovableSimulation of a concrete movable model on the backend the options name, as
+// make_simulation.hpp does for ordinary models: a model file that calls it instantiates the
+// CPU backend, and when nvcc compiles the file (builds with the CUDA backend) the CUDA one.
+#pragma once
+#include <memory>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/movable/movable_simulation.hpp"
+#include "src/movable/cpu_movable.hpp"
+#if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
+#include "src/movable/cuda/cuda_movable.cuh"
+#endif
+
+namespace cellgraph {
+
+#if CELLGRAPH_HAVE_CUDA && !defined(__CUDACC__)
+namespace cuda {
+template <class Model>
+std::unique_ptr<MovableSimulation> make_cuda_movable_simulation(const Model& model, std::uint32_t particles,
+                                                                const MovableOptions& movable,
+                                                                const SimulationOptions& options);
+}  // namespace cuda
+#endif
+
+template <class Model>
+std::unique_ptr<MovableSimulation> make_movable_simulation_for(const Model& model, std::uint32_t particles,
+                                                               const MovableOptions& movable,
+                                                               const SimulationOptions& options) {
+  if (options.update.mode != UpdateMode::synchronous)
+    throw Error("movable models update synchronously (no --update " + update_rule_text(options.update) + ")");
+  if (options.halo) throw Error("movable models run in one process, not in parts");
+  switch (options.backend) {
+    case BackendKind::cpu:
+      return std::make_unique<CpuMovableSimulation<Model>>(model, particles, movable, options);
+    case BackendKind::cuda:
+#if CELLGRAPH_HAVE_CUDA
+      if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
+      return cuda::make_cuda_movable_simulation(model, particles, movable, options);
+#else
+      throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
+#endif
+  }
+  throw Error("unknown backend");
+}
+
+}  // namespace cellgraph

@@ -1,0 +1,102 @@
+// What the CPU and CUDA movable backends share: the checks a movable model must pass, when a
+// Verlet list must be rebuilt, and how a cell's list entries are addressed in a layout.
+// C++17 (the CUDA backend includes it).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/layout.hpp"
+#include "cellgraph/model.hpp"
+#include "cellgraph/movable/box.hpp"
+#include "cellgraph/movable/neighbor_search.hpp"
+
+namespace cellgraph::movable {
+
+// A movable model's positions: variables 0 .. dims-1, all of type Coordinate.
+template <class Model>
+constexpr bool has_position_variables() {
+  using Vars = typename Model::Vars;
+  using T = typename Model::Coordinate;
+  if constexpr (Vars::count < Model::dims) {
+    return false;
+  } else {
+    bool ok = std::is_same_v<typename Vars::template type<0>, T> && std::is_same_v<typename Vars::template type<1>, T>;
+    if constexpr (Model::dims == 3) ok = ok && std::is_same_v<typename Vars::template type<2>, T>;
+    return ok;
+  }
+}
+
+template <class Model>
+constexpr void check_movable_model() {
+  static_assert(Model::dims == 2 || Model::dims == 3, "a movable model has dims 2 or 3");
+  static_assert(std::is_same_v<typename Model::Coordinate, float> || std::is_same_v<typename Model::Coordinate, double>,
+                "a movable model's Coordinate is float or double");
+  static_assert(has_position_variables<Model>(), "a movable model's variables 0 .. dims-1 are its Coordinate");
+}
+
+// The neighbor search's cutoff and the displacement that calls for a rebuild. A Verlet list
+// holds the cells within radius + skin; while no cell has moved by skin / 2 since, every pair
+// now within the radius is on it. The threshold stays below skin / 2 by a few ulps of the box,
+// what rounding in T may add to distances.
+struct RebuildRule {
+  double cutoff = 0;     // radius + skin
+  double threshold = 0;  // rebuild once a cell has moved by more than this (skin > 0)
+  bool every_step = true;
+};
+
+template <class T>
+RebuildRule rebuild_rule(const Box& box, std::uint32_t particles, double radius, double skin) {
+  check_box(box, radius);
+  if (!(skin >= 0) || !std::isfinite(skin)) throw Error("the Verlet skin must be 0 or more, not " + std::to_string(skin));
+  if (particles == 0) throw Error("a movable run needs at least one particle");
+  if (std::uint64_t(particles) > kMaxVertices) throw Error("too many particles: at most " + std::to_string(kMaxVertices));
+  RebuildRule rule;
+  rule.cutoff = radius + skin;
+  rule.every_step = skin == 0;
+  if (skin > 0) {
+    double longest = 0;
+    for (int a = 0; a < box.dims; ++a) longest = std::max(longest, box.length[a]);
+    const double guard = 8.0 * double(std::numeric_limits<T>::epsilon()) * (longest + rule.cutoff);
+    rule.threshold = 0.5 * skin - guard;
+    if (rule.threshold <= 0)
+      throw Error("the Verlet skin " + std::to_string(skin) + " is too small for the precision of the coordinates in " +
+                  "this box: give 0 (rebuild every step) or more than " + std::to_string(2 * guard));
+  }
+  return rule;
+}
+
+// Where entry k of local vertex v's list sits: row-major for hubs, column-major otherwise.
+struct ListAddress {
+  std::uint64_t first;
+  std::uint32_t stride;
+};
+
+CG_HD inline ListAddress list_address(const std::uint64_t* slice_begin, const std::uint64_t* hub_row_begin,
+                                      std::uint32_t num_hub_vertices, std::uint32_t v) {
+  if (v < num_hub_vertices) return {hub_row_begin[v], 1};
+  return {slice_begin[v / kSliceWidth] + v % kSliceWidth, kSliceWidth};
+}
+
+// One cell's Verlet filter: keeps, in order, the entries of its list (radius + skin) now
+// within the radius, pads the rest of its entries with the null cell, and returns how many it
+// kept. The same on both backends.
+template <class T>
+CG_HD inline std::uint32_t filter_list(const BoxIn<T>& box, const T* const* axis, T radius_squared,
+                                       const std::uint32_t* candidates, std::uint32_t* kept, ListAddress at,
+                                       std::uint32_t degree, std::uint32_t v, std::uint32_t null_cell) {
+  std::uint32_t count = 0;
+  for (std::uint32_t k = 0; k < degree; ++k) {
+    const std::uint32_t cell = candidates[at.first + std::uint64_t(k) * at.stride];
+    if (squared_distance(box, axis, v, cell) <= radius_squared) kept[at.first + std::uint64_t(count++) * at.stride] = cell;
+  }
+  for (std::uint32_t k = count; k < degree; ++k) kept[at.first + std::uint64_t(k) * at.stride] = null_cell;
+  return count;
+}
+
+}  // namespace cellgraph::movable
