@@ -211,7 +211,7 @@ TEST_CASE("cloud: activation climbs two cells a step and sinks one") {
   }
 }
 
-TEST_CASE("cloud: extinction and supply happen at their rates; the seed changes them, threads do not") {
+TEST_CASE("cloud: extinction and supply happen at their rates, the seed changes them, threads do not") {
   const GridSpec grid = cloud_grid(64, 64, 16, BoundaryKind::periodic);
   const models::Params params = {{"hum0", "0"}, {"act0", "0"}, {"p_ext", "0.25"}, {"p_hum", "0.1"}, {"p_act", "0.05"}};
   auto sim = cloud_run(grid, params, 4, 1.0, 2);
@@ -292,7 +292,7 @@ TEST_CASE("cloud: the top view shades each column by its cells not in state 0") 
   CHECK_THROWS_AS(column_counts(states, cloud_grid(3, 2, 3, BoundaryKind::fixed)), Error);
 }
 
-TEST_CASE("cloud: cellgraph run writes statistics, VTK with every variable, a top view; restarts continue") {
+TEST_CASE("cloud: cellgraph run writes statistics, VTK with every variable, a top view, restarts continue") {
   ScratchDir dir;
   const std::string run = "run --backend cpu --model cloud --grid 20x16x10 --param hum0=0.5 --param act0=0.05 "
                           "--param p_ext=0.1 --param p_hum=0.02 --param p_act=0.005 --seed 3 ";

@@ -66,7 +66,7 @@ TEST_CASE("coloring: a broken coloring is reported") {
   CHECK_THROWS_AS(check_coloring(L, colors), Error);
 }
 
-TEST_CASE("coloring: colors follow user ids, not the layout; the seed changes them") {
+TEST_CASE("coloring: colors follow user ids, not the layout, the seed changes them") {
   const Graph g = rmat_graph(11, 8, 2);
   CompileOptions other;
   other.sort_window = 7;

@@ -68,7 +68,7 @@ TEST_CASE("sir and sis: with beta = 1 the infection moves one contact per step")
   CHECK(sis->states() == std::vector<std::uint32_t>{0, 1, 0});
 }
 
-TEST_CASE("sir: infection needs an infected neighbor; a geometric period ends at rate gamma") {
+TEST_CASE("sir: infection needs an infected neighbor, a geometric period ends at rate gamma") {
   const Graph g = erdos_renyi_graph(20000, 4, 1);
   auto sim = make_model("sir", {{"beta", "0"}, {"gamma", "0.25"}}, g);
   std::vector<std::uint32_t> all_infected(20000, 1);
@@ -78,7 +78,7 @@ TEST_CASE("sir: infection needs an infected neighbor; a geometric period ends at
   CHECK(sim->census()[0] == 0);
 }
 
-TEST_CASE("forest fire: fire spreads along trees and burns out; growth and lightning") {
+TEST_CASE("forest fire: fire spreads along trees and burns out, growth and lightning") {
   auto fire = make_model("forestfire", {{"p", "0"}, {"f", "0"}}, path_graph(4));
   fire->set_states({2, 1, 1, 0});
   fire->advance(1);
@@ -94,7 +94,7 @@ TEST_CASE("forest fire: fire spreads along trees and burns out; growth and light
   CHECK(lightning->states() == std::vector<std::uint32_t>{2, 0, 2, 2});
 }
 
-TEST_CASE("ising: at T -> 0 Metropolis only lowers the energy; observables are per site") {
+TEST_CASE("ising: at T -> 0 Metropolis only lowers the energy, observables are per site") {
   auto sim = make_model("ising", {{"T", "0.000001"}}, build_grid_graph(square_grid(16, 16, von_neumann_stencil(2, 1))),
                         with_update("colored"));
   std::vector<std::uint32_t> up(256, 1);

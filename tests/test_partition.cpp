@@ -105,7 +105,7 @@ void check_partitioned_identity(const Case& c, const Graph& g, const std::vector
 
 }  // namespace
 
-TEST_CASE("partition: blocks are slabs; METIS parts cover the graph, balanced, with a smaller cut") {
+TEST_CASE("partition: blocks are slabs, METIS parts cover the graph, balanced, with a smaller cut") {
   const Graph grid = build_grid_graph(square_grid(16, 12));
   const auto blocks = partition_graph(grid, 4, PartitionOptions{PartitionMethod::block});
   for (VertexId v = 0; v < grid.num_vertices(); ++v) REQUIRE(blocks[v] == v / 48);  // 3 rows each
@@ -150,7 +150,7 @@ TEST_CASE("partition: the report counts cut edges, halo cells and peers") {
   CHECK(partition_report(g, {0, 0, 0, 0, 0, 1}, 2).imbalance == doctest::Approx(5.0 / 3));
 }
 
-TEST_CASE("partition: .part files are read back as written; bad ones name the file and line") {
+TEST_CASE("partition: .part files are read back as written, bad ones name the file and line") {
   ScratchDir dir;
   const std::string path = dir / "g.part.3";
   write_partition(path, {0, 2, 1, 1, 0});
@@ -205,7 +205,7 @@ TEST_CASE("partition: every model and update mode on N parts equals the whole ru
       }
 }
 
-TEST_CASE("partition: rule tables read neighbor slots across parts; odd splits work") {
+TEST_CASE("partition: rule tables read neighbor slots across parts, odd splits work") {
   const Graph torus = build_grid_graph(square_grid(19, 13));
   const std::string some_512_bits =
       "0x6694f229359b154881a0d5b3ffc6e35ccfaf00103f584ad4230824d215ceb3a1"

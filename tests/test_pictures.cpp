@@ -168,7 +168,7 @@ TEST_CASE("pictures: mesh elements fill their triangles, y up, with a background
   CHECK_THROWS_AS(raster.render({1}, StatePalette(2)), Error);      // one state short
 }
 
-TEST_CASE("pictures: elements without area are a dot; the element of largest z is in front") {
+TEST_CASE("pictures: elements without area are a dot, the element of largest z is in front") {
   SUBCASE("a line element is the pixel under its centre") {
     const CellRaster raster = CellRaster::for_mesh_elements(two_triangles(), {2}, 16);
     REQUIRE(raster.width() == 16);
@@ -199,7 +199,7 @@ TEST_CASE("pictures: elements without area are a dot; the element of largest z i
   }
 }
 
-TEST_CASE("pictures: graph vertices are discs; the nearer centre wins, then the larger z") {
+TEST_CASE("pictures: graph vertices are discs, the nearer centre wins, then the larger z") {
   // Four corners of a unit square, 64 pixels: radius 16 (half of sqrt(64 * 64 / 4)), margin
   // 17, 30 pixels per unit. Vertex (x, y) sits at pixel (17 + 30x, 17 + 30(1 - y)).
   const CellRaster raster = CellRaster::for_points(points(2, {0, 0, 1, 0, 0, 1, 1, 1}), 64);
@@ -347,7 +347,7 @@ TEST_CASE("pictures: GIF frames default to a hundredth of the run and shrink big
   CHECK(shrunk.frames.size() == 3);
 }
 
-TEST_CASE("pictures: a mesh run pictures its elements; graphs with coordinates their vertices") {
+TEST_CASE("pictures: a mesh run pictures its elements, graphs with coordinates their vertices") {
   ScratchDir dir;
   const std::string mesh_file = data_path("meshes/t1_2d_tri_v41.msh");
   Result r = run_cli("run --backend cpu --mesh " + mesh_file + " --rule B2/S23 --fill 0.3 --steps 4 --png " + dir / "q.png" +

@@ -75,7 +75,7 @@ CommandResult run_in(const ScratchDir& dir, const std::string& setup, const std:
 
 }  // namespace
 
-TEST_CASE("registry: models are kept in name order; a name taken twice is refused") {
+TEST_CASE("registry: models are kept in name order, a name taken twice is refused") {
   std::vector<models::ModelInfo> list;
   for (const char* name : {"sis", "ising", "zebra", "ants"}) models::insert_model(list, named(name));
   std::vector<std::string> names;
