@@ -313,7 +313,7 @@ TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out o
   CHECK_THROWS_WITH_AS(pm::validate(rows, everything, 0.1), doctest::Contains("nothing is left to fit"), Error);
 }
 
-TEST_CASE("perfmodel: the timings CSV round-trips; malformed rows name the file and line") {
+TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the file and line") {
   std::vector<pm::Measurement> rows = bytes_sweep(0.01);
   rows[0].source = "graph:a \"quoted\", odd name.graph";
   rows[1] = on_parts(rows[1], 3, 2, 77);
@@ -365,7 +365,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips; malformed rows name the file 
   CHECK_THROWS_WITH_AS(pm::read_measurements("/nonexistent/t.csv"), doctest::Contains("cannot open /nonexistent/t.csv"), Error);
 }
 
-TEST_CASE("perfmodel: the fit file round-trips; garbled files name the line") {
+TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line") {
   const std::vector<pm::Measurement> rows = two_model_sweep();
   pm::FittedModel f = pm::fit(rows);
   f.notes.push_back("a note");

@@ -85,7 +85,7 @@ def summary(rows, view):
             f"{pearson([math.log(v) for v in m], [math.log(v) for v in p]):.4f}, max error {100 * worst:.1f}%")
     if held:
         worst_held = max(abs(r["predicted_" + view] / r["measured"] - 1) for r in held)
-        text += f"; held out: {len(held)} rows, max error {100 * worst_held:.1f}%"
+        text += f"\nheld out of the fit: {len(held)} rows, max error {100 * worst_held:.1f}%"
     return text
 
 

@@ -85,10 +85,12 @@ std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vecto
 // The options of this rank's part: its GPU or its share of the host's cores, MPI halo.
 SimulationOptions rank_options(SimulationOptions options);
 // This rank's part of `g` under `partition` (one part per rank), compiled as `layout`, running
-// `model` behind a PartitionedSimulation.
+// `model` behind a PartitionedSimulation. Colored updates take `whole_coloring` (greedy_coloring
+// of `g` with the options' seed) when given, else color `g` here.
 std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vector<std::uint32_t>& partition,
                                                  std::shared_ptr<const Layout> layout, const models::ModelInfo& model,
-                                                 const models::Params& params, SimulationOptions options);
+                                                 const models::Params& params, SimulationOptions options,
+                                                 const std::vector<std::uint32_t>* whole_coloring = nullptr);
 std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
                                                         const models::ModelInfo& model, const models::Params& params,
                                                         SimulationOptions options);

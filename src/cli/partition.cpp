@@ -101,10 +101,11 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
 
 std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vector<std::uint32_t>& partition,
                                                  std::shared_ptr<const Layout> layout, const models::ModelInfo& model,
-                                                 const models::Params& params, SimulationOptions options) {
+                                                 const models::Params& params, SimulationOptions options,
+                                                 const std::vector<std::uint32_t>* whole_coloring) {
   options = rank_options(options);
   if (options.update.mode == UpdateMode::colored) {  // the whole graph's coloring, restricted to the part
-    const std::vector<std::uint32_t> colors = greedy_coloring(g, options.seed);
+    const std::vector<std::uint32_t> colors = whole_coloring ? *whole_coloring : greedy_coloring(g, options.seed);
     for (std::uint32_t v = 0; v < layout->num_vertices; ++v) options.colors.push_back(colors[layout->local_to_user[v]]);
     options.color_count = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
   }

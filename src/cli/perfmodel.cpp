@@ -265,7 +265,7 @@ int perfmodel_validate(const Args& args) {
   d.add_options()("holdout-cells-above", po::value<std::string>(), "hold out rows of more cells than this (2^26, 67108864)")(
       "holdout-ranks-above", po::value<unsigned>(), "hold out rows on more ranks than this")(
       "holdout-source", po::value<std::vector<std::string>>(), "hold out rows whose source contains this text (repeatable)")(
-      "tolerance", po::value<double>()->default_value(0.10), "largest relative error of a held-out prediction that passes")(
+      "tolerance", po::value<double>()->default_value(0.10, "0.1"), "largest relative error of a held-out prediction that passes")(
       "view", po::value<std::string>(), "predict with this view (cycles or bytes); default: the fit's preferred one");
   po::variables_map vm;
   if (!parse_perfmodel_options(args, d, "timings",

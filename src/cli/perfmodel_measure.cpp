@@ -184,7 +184,7 @@ po::options_description measure_options() {
       "comma-separated NAME[:key=value...][@UPDATE]: sir:beta=0.05:tau=8, lifelike@alpha:0.5; the model's own "
       "update unless given (ising: colored)")(
       "repeats", po::value<int>()->default_value(3), "timed runs per row (the median is kept)")(
-      "min-time", po::value<double>()->default_value(0.05), "seconds a timed run should last at least (sets the steps)")(
+      "min-time", po::value<double>()->default_value(0.05, "0.05"), "seconds a timed run should last at least (sets the steps)")(
       "fill", po::value<double>()->default_value(0.5), "initial density of state 1");
   d.add(backend_options()).add(layout_options()).add(partition_method_options());
   return d;
@@ -290,26 +290,27 @@ int perfmodel_measure(const Args& args) {
     std::vector<std::uint64_t> stored{layout->neighbors.size()};
     mpi::sum(stored);  // every part's stored indices, padding included
     const std::vector<std::uint32_t> initial = random_fill(std::uint32_t(n), fill, options.seed);
-    std::uint32_t colors = 0;  // classes of the whole graph's coloring (colored exchanges, per class)
+    std::vector<std::uint32_t> coloring;  // the whole graph's, for colored models on several ranks
+    std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
 
     for (const SweepModel& m : sweep) {
       SimulationOptions o = options;
       o.update = m.update;
+      const bool colored = m.update.mode == UpdateMode::colored;
+      if (colored && ranks > 1 && coloring.empty()) {
+        coloring = greedy_coloring(g, options.seed);
+        colors = coloring.empty() ? 1 : *std::max_element(coloring.begin(), coloring.end()) + 1;
+      }
       std::unique_ptr<Simulation> sim = ranks == 1 ? m.info->make(m.params, layout, o)
-                                                   : make_part_simulation(g, partition, layout, *m.info, m.params, o);
+                                                   : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
       if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, initial, options.seed), 0);
       else sim->set_states(initial);
       const std::string key = m.spec.key();
-      const bool colored = m.update.mode == UpdateMode::colored;
       if (!state.count(key)) {  // once per model; collective: rank 0 gets the whole graph's variables
         const std::vector<std::vector<std::uint8_t>> variables = sim->export_state();
         double bytes = 0;
         for (const auto& variable : variables) bytes += double(variable.size()) / double(n);
         state[key] = {bytes, std::uint32_t(variables.size())};
-      }
-      if (colored && ranks > 1 && colors == 0) {
-        const std::vector<std::uint32_t> c = greedy_coloring(g, options.seed);
-        colors = c.empty() ? 1 : *std::max_element(c.begin(), c.end()) + 1;
       }
       pm::Measurement row = base;
       row.model = key;
