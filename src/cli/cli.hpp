@@ -26,6 +26,7 @@ int bench_command(const Args& args);
 int models_command(const Args& args);
 int compare_command(const Args& args);
 int partition_command(const Args& args);
+int perfmodel_command(const Args& args);  // src/cli/perfmodel.cpp: measure, fit, validate, predict
 
 // Unsigned option values. Boost reads "-3" into an unsigned type as 2^64 - 3; this refuses it.
 template <class T>
@@ -74,6 +75,7 @@ SimulationOptions simulation_options(const po::variables_map& vm);
 // Partitioned runs (src/cli/partition.cpp): the options of `run`, and this rank's part of the
 // run behind a PartitionedSimulation (one part per MPI rank).
 po::options_description run_partition_options();
+po::options_description partition_method_options();  // --method, --objective, ... (part of the above)
 PartitionOptions partition_options_from(const po::variables_map& vm, const Source& source);
 // One part per rank: rank 0 partitions, every rank receives the answer (collective).
 std::vector<std::uint32_t> partition_for_ranks(const Graph& g, const PartitionOptions& options);
@@ -82,6 +84,13 @@ std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vecto
                                                 const CompileOptions& options);
 // The options of this rank's part: its GPU or its share of the host's cores, MPI halo.
 SimulationOptions rank_options(SimulationOptions options);
+// This rank's part of `g` under `partition` (one part per rank), compiled as `layout`, running
+// `model` behind a PartitionedSimulation. Colored updates take `whole_coloring` (greedy_coloring
+// of `g` with the options' seed) when given, else color `g` here.
+std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vector<std::uint32_t>& partition,
+                                                 std::shared_ptr<const Layout> layout, const models::ModelInfo& model,
+                                                 const models::Params& params, SimulationOptions options,
+                                                 const std::vector<std::uint32_t>* whole_coloring = nullptr);
 std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
                                                         const models::ModelInfo& model, const models::Params& params,
                                                         SimulationOptions options);

@@ -20,7 +20,8 @@ constexpr const char* kUsage =
     "  bench     measure cell updates per second on standard grids and graphs\n"
     "  compare   one automaton through the graph engine and the dense grid kernels: checked, timed\n"
     "  models    list the registered models and their parameters\n"
-    "  partition split a source into parts (METIS k-way or blocks) for partitioned runs: mpirun -np N cellgraph run\n";
+    "  partition split a source into parts (METIS k-way or blocks) for partitioned runs: mpirun -np N cellgraph run\n"
+    "  perfmodel the performance model: measure timings, fit them, validate, predict a run's time and GPU count\n";
 
 }  // namespace
 
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
   using namespace cellgraph::cli;
   const std::map<std::string, int (*)(const Args&)> commands = {
       {"run", run_command}, {"compile", compile_command}, {"bench", bench_command}, {"models", models_command},
-      {"compare", compare_command}, {"partition", partition_command}};
+      {"compare", compare_command}, {"partition", partition_command}, {"perfmodel", perfmodel_command}};
   if (argc < 2) {
     std::cerr << kUsage;
     return 2;

@@ -14,9 +14,7 @@
 #include "src/cli/cli.hpp"
 
 namespace cellgraph::cli {
-namespace {
-
-po::options_description method_options() {
+po::options_description partition_method_options() {
   po::options_description d("Partitioning");
   d.add_options()
       ("method", po::value<std::string>(), "metis (k-way) or block (vertex v in part v * parts / n: slabs of a grid); "
@@ -27,8 +25,6 @@ po::options_description method_options() {
       ("partition-seed", unsigned_value<std::uint64_t>(1), "METIS's random seed");
   return d;
 }
-
-}  // namespace
 
 PartitionOptions partition_options_from(const po::variables_map& vm, const Source& source) {
   PartitionOptions o;
@@ -64,7 +60,7 @@ po::options_description run_partition_options() {
   po::options_description d("Partitioned runs (mpirun -np N cellgraph run ...: one part per rank)");
   d.add_options()("partition", po::value<std::string>(),
                   "METIS .part file with N parts (from `cellgraph partition`); without it each run partitions its source");
-  d.add(method_options());
+  d.add(partition_method_options());
   return d;
 }
 
@@ -100,14 +96,20 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
   const std::vector<std::uint32_t> partition =
       vm.count("partition") ? read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts)
                             : partition_for_ranks(g, partition_options_from(vm, source));
-  auto layout = compile_rank_part(g, partition, compile_options(vm));
+  return make_part_simulation(g, partition, compile_rank_part(g, partition, compile_options(vm)), model, params, options);
+}
+
+std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vector<std::uint32_t>& partition,
+                                                 std::shared_ptr<const Layout> layout, const models::ModelInfo& model,
+                                                 const models::Params& params, SimulationOptions options,
+                                                 const std::vector<std::uint32_t>* whole_coloring) {
   options = rank_options(options);
   if (options.update.mode == UpdateMode::colored) {  // the whole graph's coloring, restricted to the part
-    const std::vector<std::uint32_t> colors = greedy_coloring(g, options.seed);
+    const std::vector<std::uint32_t> colors = whole_coloring ? *whole_coloring : greedy_coloring(g, options.seed);
     for (std::uint32_t v = 0; v < layout->num_vertices; ++v) options.colors.push_back(colors[layout->local_to_user[v]]);
     options.color_count = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
   }
-  return std::make_unique<PartitionedSimulation>(model.make(params, layout, options), partition, parts);
+  return std::make_unique<PartitionedSimulation>(model.make(params, layout, options), partition, std::uint32_t(mpi::size()));
 }
 
 int partition_command(const Args& args) {
@@ -116,7 +118,7 @@ int partition_command(const Args& args) {
       "config", po::value<std::string>(), "INI file of these options (key = value); flags override it")(
       "parts", unsigned_value<std::uint32_t>(0), "number of parts (one per MPI rank or GPU)")(
       "out", po::value<std::string>(), "write the partition here (METIS .part: line i = part of vertex i)");
-  d.add(source_options()).add(method_options());
+  d.add(source_options()).add(partition_method_options());
   po::variables_map vm;
   if (!parse_options(args, d, "usage: cellgraph partition SOURCE --parts N [--out FILE] [options]", vm)) return 0;
   const std::uint32_t parts = get_unsigned<std::uint32_t>(vm, "parts");

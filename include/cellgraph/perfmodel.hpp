@@ -1,0 +1,267 @@
+// The performance model (docs/PERFORMANCE_MODEL.md): how long a step takes on one device and
+// on a partitioned run, fitted by least squares from timings that `cellgraph perfmodel
+// measure` writes, and used to predict other sizes, graphs and GPU counts.
+//
+// Per step on one device (rank), with N_p the largest part's cells and u the rank's parallel
+// units (1 GPU, or its CPU threads):
+//   T = T_launch + a * work,  work = N_p / u             (cycles view: a = C / (f * N_SM))
+//                             work = N_p * B / u         (bytes view:  a = 1 / bandwidth)
+// B the bytes a cell update moves (state read and written, stored neighbor indices). a takes
+// one value while the working set N_p * B fits the device's cache (L2, or the CPU's last
+// level) and another beyond it, when rows of both regimes were measured. Partitioned runs add
+//   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
+// of the busiest part: exchanges per step (1; a colored step exchanges after each class), each
+// a round trip through the host; messages = peers * exchanges * variables; halo_bytes = halo
+// cells * state bytes * exchanges. These constants belong to the machine, not to a model.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cellgraph/graph.hpp"
+#include "cellgraph/layout.hpp"
+#include "cellgraph/simulation.hpp"
+#include "cellgraph/source/grid.hpp"
+
+namespace cellgraph::perfmodel {
+
+// ---------------------------------------------------------------------------------------------
+// Timings: one row of the CSV per timed configuration.
+
+struct Measurement {
+  std::string source;   // "grid:4096x4096:moore", "rgg:1048576:8", "rmat:20:16", "graph:4elt.graph"
+  std::string kind;     // layout kind: grid, graph (no hubs), hubs
+  std::string model;    // model spec: "lifelike", "sir:beta=0.05:tau=8"
+  std::string update;   // sync, colored, alpha:A
+  std::string backend;  // cpu, cuda
+  std::uint32_t ranks = 1;
+  std::uint32_t threads = 1;            // parallel units per rank: CPU threads; cuda: 1 (one GPU)
+  std::uint64_t cells = 0;              // of the whole graph
+  std::uint64_t part_cells_max = 0;     // the largest part's (= cells on one rank)
+  double bytes_per_cell = 0;            // B: state read + written, 4 per stored index (+4 colored)
+  double state_bytes = 0;               // every state variable of a cell
+  std::uint32_t variables = 1;          // state variables (one message each per peer)
+  std::uint64_t halo_cells_max = 0;     // the largest halo of a part
+  std::uint32_t peers_max = 0;          // the most peers of a part
+  std::uint32_t exchanges = 0;          // halo exchanges per step (0 on one rank)
+  std::uint64_t steps = 0;              // per timed run
+  double seconds_per_step = 0;          // the slowest rank's median
+  std::string device;                   // "NVIDIA H100 80GB HBM3", the CPU's model name
+  std::uint32_t sm_count = 0;           // multiprocessors (cuda) or the host's cores (cpu)
+  double clock_mhz = 0;                 // 0: unknown
+  double cache_bytes = 0;               // L2 (cuda) or last-level cache (cpu); 0: unknown
+  double copy_gbps = 0;                 // copy bandwidth measured in the same run, read + write
+  std::string origin;                   // "file:line" it was read from (not a column)
+
+  double messages() const { return double(peers_max) * exchanges * variables; }
+  double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
+  // Bytes one rank's step touches: what decides whether it runs from the cache.
+  double working_set() const { return double(part_cells_max) * bytes_per_cell; }
+};
+
+// The CSV: a header naming the columns (any order; all of them), then one row each. Fields
+// holding a comma or a quote are quoted ("...", "" for a quote).
+std::string csv_header();
+std::string csv_row(const Measurement& m);
+// Throws ParseError "name:line: what is wrong" for malformed input, Error when the file
+// cannot be opened.
+std::vector<Measurement> parse_measurements(std::istream& in, const std::string& name);
+std::vector<Measurement> read_measurements(const std::string& path);
+
+// ---------------------------------------------------------------------------------------------
+// Least squares and agreement.
+
+// x minimising sum_i (rows[i] . x - b[i])^2, by Householder QR on unit-scaled columns;
+// nullopt when the columns are linearly dependent (or there are fewer rows than columns).
+std::optional<std::vector<double>> least_squares(const std::vector<std::vector<double>>& rows,
+                                                 const std::vector<double>& b);
+// The same with every x_j >= 0: the best of the unconstrained fits over subsets of the columns
+// (exact for the few columns used here; at most 8). Dependent subsets are skipped; all-zero
+// when nothing fits. Of columns the rows cannot tell apart, the earlier one is kept.
+std::vector<double> nonnegative_least_squares(const std::vector<std::vector<double>>& rows,
+                                              const std::vector<double>& b);
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y);
+
+// How well predictions match measurements.
+struct Agreement {
+  std::size_t rows = 0;
+  double pearson = 0;        // of measured and predicted seconds
+  double pearson_log = 0;    // of their logarithms (every size counts alike)
+  double r_squared = 0;      // 1 - SS(residual) / SS(measured about its mean)
+  double mean_abs_rel = 0;   // mean |predicted / measured - 1|
+  double max_abs_rel = 0;
+  double rms_rel = 0;
+};
+Agreement agreement(const std::vector<double>& measured, const std::vector<double>& predicted);
+
+// ---------------------------------------------------------------------------------------------
+// The fitted model.
+
+enum class View { cycles, bytes };
+inline constexpr View kViews[] = {View::cycles, View::bytes};
+const char* view_name(View v);
+View parse_view(const std::string& text);  // "cycles" or "bytes"; throws Error
+
+// T_launch and the per-work cost of one view: seconds per cell (cycles) or per byte (bytes)
+// of one parallel unit, beyond the cache and within it.
+struct ComputeConstants {
+  double launch = 0;
+  double per_work = 0;
+  double per_work_cache = 0;   // = per_work unless cache_fitted
+  bool cache_fitted = false;   // rows inside the cache fitted their own cost
+  double rms_rel = 0;          // relative RMS error over the rows fitted
+};
+
+// Constants of one group of rows: one (model, update, kind), or kind "*": every kind of a
+// (model, update) sharing one parameter set.
+struct GroupFit {
+  std::string model, update, kind;
+  std::size_t rows = 0;
+  double state_bytes = 0;
+  std::uint32_t variables = 1;
+  ComputeConstants view[2];  // indexed by View
+  const ComputeConstants& of(View v) const { return view[int(v)]; }
+};
+
+// The halo exchange of the machine, fitted on every partitioned row given its compute (each
+// view's own). Where the rows cannot tell a round trip from a message (one peer and one
+// variable everywhere), the round trip takes it: the paper's T_lat per step.
+struct ExchangeFit {
+  std::size_t rows = 0;
+  double round_trip[2] = {0, 0};        // seconds per exchange, by view
+  double latency[2] = {0, 0};           // seconds per message, by view
+  double seconds_per_byte[2] = {0, 0};  // 1 / bandwidth, by view
+};
+
+struct Machine {
+  std::string device, backend;
+  std::uint32_t sm_count = 0;
+  std::uint32_t threads = 1;  // units of one-rank rows (cpu: threads; cuda: 1)
+  double clock_mhz = 0, cache_bytes = 0, copy_gbps = 0;
+};
+
+// The machine this process runs on (copy_gbps left 0: the caller measures it). cpu: the
+// model name, cores, clock and largest cache from /proc and sysfs, `threads` (0: OpenMP's);
+// cuda: the current device's name, multiprocessors, clock and L2.
+Machine describe_machine(BackendKind backend, int threads);
+
+struct FittedModel {
+  Machine machine;
+  View preferred = View::bytes;
+  bool cache_regime = true;
+  std::vector<GroupFit> groups;      // per (model, update, kind)
+  std::vector<GroupFit> shared;      // per (model, update): kind "*"
+  std::optional<ExchangeFit> exchange;  // none without partitioned rows
+  std::vector<std::string> notes;    // groups left out and why
+
+  const GroupFit* group(const std::string& model, const std::string& update, const std::string& kind) const;
+  const GroupFit* shared_group(const std::string& model, const std::string& update) const;
+  // The fitted model spec that `spec` (canonical: name[:k=v...]) stands for: itself, or the
+  // only fitted spec of the same model name. Throws Error naming what was fitted.
+  std::string resolve_model(const std::string& spec, const std::string& update) const;
+};
+
+struct FitOptions {
+  bool cache_regime = true;  // separate per-work costs inside and beyond the cache
+};
+
+// Fits every group with at least two sizes (groups with fewer are noted and predicted through
+// the shared fit), the shared fits, and the exchange from partitioned rows. The preferred view
+// is the one whose shared fits (one parameter set across layouts) err less. Throws Error when
+// the rows come from several devices or backends, or when no one-rank rows fit anything.
+FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options = {});
+
+struct Prediction {
+  double seconds_per_step = 0, compute = 0, exchange = 0;
+  std::string basis;             // "lifelike|sync|grid", or "lifelike|sync|*" (shared fit)
+  bool exchange_fitted = true;   // false: partitioned, but the fit has no exchange constants
+};
+// The step time of a configuration (a Measurement's fields; its timing is ignored). Throws
+// Error when the fit has no constants for its model and update.
+Prediction predict(const FittedModel& fit, const Measurement& row, View view);
+
+// Agreement of a view over rows (rows it cannot predict are left out).
+Agreement agreement_over(const FittedModel& fit, const std::vector<Measurement>& rows, View view);
+
+// The fit file: "key = value" lines, [machine], [group], [exchange] sections, '#' comments.
+void write_fit(std::ostream& out, const FittedModel& fit);
+// Throws ParseError "path:line: ..." for a malformed file, Error when it cannot be opened.
+FittedModel read_fit(const std::string& path);
+FittedModel parse_fit(std::istream& in, const std::string& name);
+
+// ---------------------------------------------------------------------------------------------
+// Validation on rows left out of the fit.
+
+struct Holdout {
+  std::uint64_t cells_above = 0;     // rows with more cells (0: none by size)
+  std::uint32_t ranks_above = 0;     // rows on more ranks (0: none by rank count)
+  std::vector<std::string> sources;  // rows whose source contains one of these
+  bool holds_out(const Measurement& m) const;
+};
+
+struct ValidatedRow {
+  Measurement row;
+  std::optional<Prediction> prediction;  // nullopt: the fit cannot predict it
+  std::string why;                       // when it cannot
+  double rel_error = 0;                  // predicted / measured - 1
+  bool within = false;
+};
+
+struct Validation {
+  FittedModel fit;                     // on the rows kept
+  View view = View::bytes;             // the view the held-out rows were predicted with
+  std::vector<ValidatedRow> held_out;
+  Agreement fitted_agreement;          // the fit on its own rows
+  bool pass = false;                   // every held-out row within the tolerance
+};
+// Fits on the rows `holdout` keeps and predicts the others with `view` (default: the fit's
+// preferred one). Throws Error when no row is held out or none is kept.
+Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout, double tolerance,
+                    const FitOptions& options = {}, std::optional<View> view = std::nullopt);
+
+// ---------------------------------------------------------------------------------------------
+// What a prediction needs to know about a source and a split.
+
+// grid (a slotted grid), hubs (vertices of hub degree: warp- or block-walked lists), or graph.
+std::string layout_kind(const Graph& g, const CompileOptions& options);
+
+struct PartShape {
+  std::uint64_t cells_max = 0, halo_max = 0;
+  std::uint32_t peers_max = 0;
+};
+// The block split of a grid into `parts` slabs of consecutive cell ids (what runs use for
+// grids), from its shape alone: the largest part, and the halo and peers of a part inside the
+// grid (the ids reached below and above a slab). nullopt when slabs would be thinner than
+// the stencil's reach (then partition the graph itself).
+std::optional<PartShape> grid_slab_estimate(const GridSpec& grid, std::uint32_t parts);
+
+// A split of a source into `ranks` parts, and the predictions for several splits. `base`
+// gives the model, update, kind, bytes per cell, state, variables, cache size and the
+// exchanges per step of a partitioned run (1; colored: the classes); the rest is replaced. A
+// GPU rank has a GPU; CPU ranks share the fitted host's cores (sm_count), as runs do: one
+// rank takes them all, K ranks cores / K threads each (K at most the cores).
+struct Split {
+  std::uint32_t ranks = 1;
+  PartShape shape;
+};
+std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,
+                                       View view);
+// The index of the fastest prediction (the fewest ranks among equals).
+std::size_t fastest(const std::vector<Prediction>& predictions);
+
+// ---------------------------------------------------------------------------------------------
+// Model specs of the sweep: "NAME[:key=value...][@UPDATE]", e.g. "sir:beta=0.05:tau=8",
+// "ising@colored", "lifelike:rule=B36/S23@alpha:0.5".
+struct ModelSpec {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> params;  // sorted by key
+  std::string update;                                       // empty: the model's default
+  std::string key() const;  // name[:k=v...], the CSV's model column
+};
+ModelSpec parse_model_spec(const std::string& text);  // throws Error
+
+}  // namespace cellgraph::perfmodel

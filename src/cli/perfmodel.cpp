@@ -1,0 +1,345 @@
+// cellgraph perfmodel: fit the performance model to measured timings, validate it on rows
+// left out of the fit, and predict a run's time and the best GPU count
+// (docs/PERFORMANCE_MODEL.md). `measure` is perfmodel_measure.cpp.
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "cellgraph/coloring.hpp"
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/perfmodel.hpp"
+#include "src/cli/perfmodel_cli.hpp"
+
+namespace cellgraph::cli {
+namespace {
+
+namespace pm = perfmodel;
+
+constexpr const char* kUsage =
+    "usage: cellgraph perfmodel COMMAND [options]   (cellgraph perfmodel COMMAND --help for its options)\n"
+    "\n"
+    "commands:\n"
+    "  measure   time a sweep of sizes, models and sources (under mpirun -np N: on N parts) into a CSV\n"
+    "  fit       fit per-cell cost, launch overhead, exchange latency and bandwidth to timings CSVs\n"
+    "  validate  fit on some rows, predict the rows held out, pass or fail against a tolerance\n"
+    "  predict   a run's time per step and in all, per GPU count, and the best count\n";
+
+// A figure, or "-" where it is undefined (a correlation of one row).
+std::string figure(double x, int digits = 3) {
+  if (!std::isfinite(x)) return std::isinf(x) ? "inf" : "-";
+  std::ostringstream o;
+  o << std::setprecision(digits) << x;
+  return o.str();
+}
+std::string percent(double x) {
+  if (!std::isfinite(x)) return "-";
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(std::abs(x) < 0.1 ? 2 : 1) << 100 * x << "%";
+  return o.str();
+}
+
+// A CSV field, quoted when it holds a comma or a quote (a graph file's path might).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// A source for a table column of `width`: long paths keep their end.
+std::string column_text(const std::string& text, std::size_t width) {
+  return text.size() < width ? text : "..." + text.substr(text.size() - (width - 4));
+}
+
+std::vector<pm::Measurement> read_all(const po::variables_map& vm) {
+  if (!vm.count("timings")) throw Error("no timings: name the CSV file(s) that `cellgraph perfmodel measure` wrote");
+  std::vector<pm::Measurement> rows;
+  for (const std::string& path : vm["timings"].as<std::vector<std::string>>()) {
+    std::vector<pm::Measurement> more = pm::read_measurements(path);
+    if (more.empty()) throw Error(path + ": no rows below the header");
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  return rows;
+}
+
+// The parallel units of the machine as a whole (cuda: one GPU; cpu: its threads), and what
+// one unit's cycles are counted in.
+double device_units(const pm::Machine& m) { return m.backend == "cuda" ? 1.0 : double(m.threads); }
+
+// Cycles per cell: s per cell of one unit times the clock, times the multiprocessors of a GPU.
+double cycles_per_cell(const pm::Machine& m, double per_cell) {
+  if (m.clock_mhz <= 0) return std::numeric_limits<double>::quiet_NaN();
+  return per_cell * m.clock_mhz * 1e6 * (m.backend == "cuda" ? double(m.sm_count) : 1.0);
+}
+
+std::string gbps(const pm::Machine& m, double per_byte) {
+  return per_byte > 0 ? figure(device_units(m) / per_byte / 1e9) : "inf";
+}
+
+void print_groups(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::GroupFit>& groups) {
+  const pm::Machine& m = f.machine;
+  for (const pm::GroupFit& g : groups) {
+    const pm::ComputeConstants &c = g.of(pm::View::cycles), &b = g.of(pm::View::bytes);
+    std::ostringstream name;
+    name << g.model << "|" << g.update << "|" << g.kind;
+    out << "  " << std::left << std::setw(34) << name.str() << std::right << std::setw(5) << g.rows << std::setw(10)
+        << figure(c.launch * 1e6) << std::setw(10) << figure(cycles_per_cell(m, c.per_work)) << std::setw(9)
+        << (c.cache_fitted ? figure(cycles_per_cell(m, c.per_work_cache)) : "-") << std::setw(10) << gbps(m, b.per_work)
+        << std::setw(9) << (b.cache_fitted ? gbps(m, b.per_work_cache) : "-") << std::setw(8)
+        << (m.copy_gbps > 0 && b.per_work > 0 ? figure(100 * device_units(m) / b.per_work / 1e9 / m.copy_gbps) : "-")
+        << std::setw(9) << percent(c.rms_rel) << std::setw(8) << percent(b.rms_rel) << "\n";
+  }
+}
+
+void print_agreement_row(std::ostream& out, const std::string& label, const pm::Agreement& a) {
+  out << "  " << std::left << std::setw(8) << label << std::right << std::setw(6) << a.rows << std::setw(10)
+      << figure(a.pearson, 4) << std::setw(13) << figure(a.pearson_log, 4) << std::setw(9) << figure(a.r_squared, 4)
+      << std::setw(11) << percent(a.mean_abs_rel) << std::setw(10) << percent(a.max_abs_rel) << "\n";
+}
+
+// The fit with only its shared groups: every row predicted by one parameter set per model.
+pm::FittedModel shared_only(pm::FittedModel f) {
+  f.groups.clear();
+  return f;
+}
+
+// Prints the constants and the agreement; returns whether the preferred view correlates at
+// 0.99 or more (of seconds and of their logarithms).
+bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows) {
+  const pm::Machine& m = f.machine;
+  std::vector<pm::Measurement> singles;
+  for (const pm::Measurement& r : rows)
+    if (r.ranks == 1) singles.push_back(r);
+  out << rows.size() << " rows (" << singles.size() << " on one rank, " << rows.size() - singles.size()
+      << " partitioned); " << m.backend << " on " << m.device << ": " << m.sm_count << (m.backend == "cuda" ? " SMs" : " cores")
+      << ", " << (m.clock_mhz > 0 ? figure(m.clock_mhz, 4) + " MHz" : "clock unknown") << ", cache "
+      << figure(m.cache_bytes / 1048576) << " MiB, copy " << figure(m.copy_gbps) << " GB/s"
+      << (m.backend == "cpu" ? ", " + std::to_string(m.threads) + " threads" : "") << "\n";
+  for (const std::string& note : f.notes) out << "note: " << note << "\n";
+  out << "\none rank: T = launch + cost x work; work = cells (cycles view) or bytes (bytes view) per "
+      << (m.backend == "cuda" ? "GPU" : "thread") << ";\nseparate costs beyond and within the cache "
+      << (f.cache_regime ? "where both were measured" : "off (--no-cache-regime)") << "\n"
+      << "  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows" << std::setw(10)
+      << "launch us" << std::setw(10) << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell") << std::setw(9) << "cached"
+      << std::setw(10) << "eff GB/s" << std::setw(9) << "cached" << std::setw(8) << "% copy" << std::setw(9) << "err cyc"
+      << std::setw(8) << "err B" << "\n";
+  print_groups(out, f, f.groups);
+  out << " one parameter set per model and update, shared by every layout kind (*):\n";
+  print_groups(out, f, f.shared);
+  if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
+    auto per_byte = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
+    out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
+        << "messages + halo bytes / bandwidth, the busiest part's\n";
+    for (pm::View v : pm::kViews)
+      out << "  " << std::left << std::setw(8) << pm::view_name(v) << std::right << "round trip "
+          << figure(e->round_trip[int(v)] * 1e6) << " us, latency " << figure(e->latency[int(v)] * 1e6)
+          << " us per message, bandwidth " << per_byte(e->seconds_per_byte[int(v)]) << " GB/s\n";
+  }
+  out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
+      << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)
+      << "mean |err|" << std::setw(10) << "max |err|" << "\n";
+  pm::Agreement chosen;
+  for (pm::View v : pm::kViews) {
+    const pm::Agreement a = pm::agreement_over(f, rows, v);
+    if (v == f.preferred) chosen = a;
+    print_agreement_row(out, pm::view_name(v), a);
+  }
+  out << " with one parameter set per model shared by every layout kind, one-rank rows:\n";
+  const pm::FittedModel shared = shared_only(f);
+  double err[2] = {0, 0};
+  for (pm::View v : pm::kViews) {
+    const pm::Agreement a = pm::agreement_over(shared, singles, v);
+    err[int(v)] = a.rms_rel;
+    print_agreement_row(out, pm::view_name(v), a);
+  }
+  // The rows the preferred view misses most: where the model is weakest.
+  std::vector<std::pair<double, const pm::Measurement*>> misses;
+  for (const pm::Measurement& r : rows) try {
+      const pm::Prediction p = pm::predict(f, r, f.preferred);
+      if (r.ranks == 1 || p.exchange_fitted) misses.emplace_back(p.seconds_per_step / r.seconds_per_step - 1, &r);
+    } catch (const Error&) {
+    }
+  std::sort(misses.begin(), misses.end(), [](const auto& a, const auto& b) { return std::abs(a.first) > std::abs(b.first); });
+  if (misses.size() > 5) misses.resize(5);
+  out << " largest errors (" << pm::view_name(f.preferred) << " view):\n";
+  for (const auto& [error, r] : misses)
+    out << "  " << std::left << std::setw(34) << column_text(r->source, 34) << std::setw(22)
+        << column_text(r->model + " (" + r->update + ")", 22) << std::right
+        << std::setw(3) << r->ranks << (r->ranks > 1 ? " ranks" : " rank ") << std::setw(11) << figure(r->seconds_per_step * 1e6)
+        << " us measured" << std::setw(9) << ((error >= 0 ? "+" : "") + percent(error)) << "\n";
+  out << "preferred view: " << pm::view_name(f.preferred) << " (relative RMS error with parameters shared across layouts: "
+      << "cycles " << percent(err[0]) << ", bytes " << percent(err[1]) << ")\n";
+  const bool met = chosen.pearson >= 0.99 && chosen.pearson_log >= 0.99;
+  out << "correlation of measured and predicted >= 0.99 (seconds and their logs, " << pm::view_name(f.preferred)
+      << " view): " << (met ? "met" : "NOT met") << "\n";
+  return met;
+}
+
+// The CSV tools/plot_perfmodel.py draws: every row measured against both views' predictions.
+void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
+                       const pm::Holdout* holdout, pm::View preferred) {
+  out << "source,kind,model,update,ranks,cells,measured,predicted_cycles,predicted_bytes,preferred,held_out\n";
+  for (const pm::Measurement& m : rows) {
+    std::string predicted[2];
+    try {
+      for (pm::View v : pm::kViews) {
+        const pm::Prediction p = pm::predict(f, m, v);
+        if (m.ranks > 1 && !p.exchange_fitted) throw Error("no exchange constants");
+        predicted[int(v)] = figure(p.seconds_per_step, 10);
+      }
+    } catch (const Error&) {
+      continue;  // not predictable by this fit
+    }
+    out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << "," << m.cells << ","
+        << figure(m.seconds_per_step, 10) << "," << predicted[0] << "," << predicted[1] << "," << pm::view_name(preferred)
+        << "," << (holdout && holdout->holds_out(m) ? 1 : 0) << "\n";
+  }
+}
+
+po::options_description fit_options(const char* caption) {
+  po::options_description d(caption);
+  d.add_options()("help,h", "show this help")(
+      "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
+      "out", po::value<std::string>(), "write the fitted constants here (for `perfmodel predict`)")(
+      "predictions", po::value<std::string>(), "write every row measured against predicted here (for tools/plot_perfmodel.py)")(
+      "no-cache-regime", po::bool_switch(), "one per-cell cost whatever the working set (the paper's model)");
+  return d;
+}
+
+}  // namespace
+
+bool parse_perfmodel_options(const Args& args, const po::options_description& desc, const char* positional,
+                             const std::string& usage, po::variables_map& vm) {
+  try {
+    po::positional_options_description pos;
+    if (positional) pos.add(positional, -1);
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+    if (vm.count("help")) {
+      std::cout << usage << "\n\n" << desc << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw Error(e.what());
+  }
+  return true;
+}
+
+std::uint64_t parse_count(const std::string& text, const std::string& option) {
+  const bool power = text.rfind("2^", 0) == 0;
+  const std::string digits = power ? text.substr(2) : text;
+  std::uint64_t v = 0;
+  auto [stop, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (digits.empty() || ec != std::errc() || stop != digits.data() + digits.size() || (power && v > 63))
+    throw Error(option + " wants a whole number or 2^K, not '" + text + "'");
+  return power ? std::uint64_t(1) << v : v;
+}
+
+int perfmodel_fit(const Args& args) {
+  po::variables_map vm;
+  if (!parse_perfmodel_options(args, fit_options("cellgraph perfmodel fit"), "timings",
+                               "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV]", vm))
+    return 0;
+  const std::vector<pm::Measurement> rows = read_all(vm);
+  pm::FitOptions options;
+  options.cache_regime = !vm["no-cache-regime"].as<bool>();
+  const pm::FittedModel f = pm::fit(rows, options);
+  // Both outputs are opened before either is written: a bad path leaves neither behind.
+  std::unique_ptr<AtomicFile> out, predictions;
+  if (vm.count("out")) out = std::make_unique<AtomicFile>(vm["out"].as<std::string>());
+  if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
+  std::cout << "perfmodel fit: ";
+  print_fit(std::cout, f, rows);
+  if (out) pm::write_fit(out->stream(), f), out->commit();
+  if (predictions) write_predictions(predictions->stream(), f, rows, nullptr, f.preferred), predictions->commit();
+  if (out) std::cout << "wrote " << vm["out"].as<std::string>() << "\n";
+  return 0;
+}
+
+int perfmodel_validate(const Args& args) {
+  po::options_description d = fit_options("cellgraph perfmodel validate");
+  d.add_options()("holdout-cells-above", po::value<std::string>(), "hold out rows of more cells than this (2^26, 67108864)")(
+      "holdout-ranks-above", po::value<unsigned>(), "hold out rows on more ranks than this")(
+      "holdout-source", po::value<std::vector<std::string>>(), "hold out rows whose source contains this text (repeatable)")(
+      "tolerance", po::value<double>()->default_value(0.10, "0.1"), "largest relative error of a held-out prediction that passes")(
+      "view", po::value<std::string>(), "predict with this view (cycles or bytes); default: the fit's preferred one");
+  po::variables_map vm;
+  if (!parse_perfmodel_options(args, d, "timings",
+                               "usage: cellgraph perfmodel validate TIMINGS.csv... --holdout-cells-above N | "
+                               "--holdout-ranks-above K | --holdout-source TEXT [--tolerance 0.1]",
+                               vm))
+    return 0;
+  const std::vector<pm::Measurement> rows = read_all(vm);
+  pm::Holdout holdout;
+  if (vm.count("holdout-cells-above")) holdout.cells_above = parse_count(vm["holdout-cells-above"].as<std::string>(), "--holdout-cells-above");
+  if (vm.count("holdout-ranks-above")) holdout.ranks_above = vm["holdout-ranks-above"].as<unsigned>();
+  if (vm.count("holdout-source")) holdout.sources = vm["holdout-source"].as<std::vector<std::string>>();
+  const double tolerance = vm["tolerance"].as<double>();
+  if (!(tolerance > 0)) throw Error("--tolerance must be positive");
+  pm::FitOptions options;
+  options.cache_regime = !vm["no-cache-regime"].as<bool>();
+  std::optional<pm::View> view;
+  if (vm.count("view")) view = pm::parse_view(vm["view"].as<std::string>());
+  const pm::Validation v = pm::validate(rows, holdout, tolerance, options, view);
+  std::unique_ptr<AtomicFile> out, predictions;
+  if (vm.count("out")) out = std::make_unique<AtomicFile>(vm["out"].as<std::string>());
+  if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
+
+  std::vector<pm::Measurement> kept;
+  for (const pm::Measurement& m : rows)
+    if (!holdout.holds_out(m)) kept.push_back(m);
+  std::cout << "perfmodel validate: fitted on ";
+  print_fit(std::cout, v.fit, kept);
+  std::cout << "\nheld out (" << v.held_out.size() << " rows), predicted with the " << pm::view_name(v.view)
+            << " view; tolerance " << percent(tolerance) << ":\n  " << std::left << std::setw(30) << "source" << std::setw(26)
+            << "model (update)" << std::right << std::setw(6) << "ranks" << std::setw(12) << "cells" << std::setw(13)
+            << "measured us" << std::setw(14) << "predicted us" << std::setw(9) << "error" << "\n";
+  std::vector<double> measured, predicted;
+  for (const pm::ValidatedRow& r : v.held_out) {
+    std::cout << "  " << std::left << std::setw(30) << column_text(r.row.source, 30) << std::setw(26)
+              << column_text(r.row.model + " (" + r.row.update + ")", 26)
+              << std::right << std::setw(6) << r.row.ranks << std::setw(12) << r.row.cells << std::setw(13)
+              << figure(r.row.seconds_per_step * 1e6);
+    if (r.prediction && r.why.empty()) {
+      measured.push_back(r.row.seconds_per_step);
+      predicted.push_back(r.prediction->seconds_per_step);
+      std::cout << std::setw(14) << figure(r.prediction->seconds_per_step * 1e6) << std::setw(9)
+                << ((r.rel_error >= 0 ? "+" : "") + percent(r.rel_error)) << (r.within ? "" : "  OUTSIDE") << "\n";
+    } else {
+      std::cout << "  cannot predict: " << r.why << "\n";
+    }
+  }
+  const pm::Agreement a = pm::agreement(measured, predicted);
+  std::cout << "held-out rows: mean |error| " << percent(a.mean_abs_rel) << ", max " << percent(a.max_abs_rel)
+            << ", pearson " << figure(a.pearson, 4) << "\n"
+            << (v.pass ? "validation passed: every held-out row within " : "validation FAILED: not every held-out row within ")
+            << percent(tolerance) << "\n";
+  if (out) pm::write_fit(out->stream(), v.fit), out->commit();
+  if (predictions) write_predictions(predictions->stream(), v.fit, rows, &holdout, v.view), predictions->commit();
+  return v.pass ? 0 : 3;
+}
+
+int perfmodel_command(const Args& args) {
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string& command = args[0];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  const Args rest(args.begin() + 1, args.end());
+  if (command == "measure") return perfmodel_measure(rest);
+  if (command == "fit") return perfmodel_fit(rest);
+  if (command == "validate") return perfmodel_validate(rest);
+  if (command == "predict") return perfmodel_predict(rest);
+  std::cerr << "cellgraph perfmodel: unknown command '" << command << "'\n\n" << kUsage;
+  return 2;
+}
+
+}  // namespace cellgraph::cli

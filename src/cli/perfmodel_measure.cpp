@@ -1,0 +1,341 @@
+// cellgraph perfmodel measure: the sweep the performance model is fitted on. Sources of
+// several sizes (grids, random geometric meshes, R-MAT graphs with hubs, graph files) times
+// models, each the median step of timed runs after warm-ups, on one rank or, under mpirun,
+// on N parts (every rank runs its part; rank 0 writes the CSV). Each source is loaded and
+// compiled once for all models.
+#include <omp.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "cellgraph/coloring.hpp"
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/perfmodel.hpp"
+#include "partition/mpi.hpp"
+#include "src/cli/bench_support.hpp"
+#include "src/cli/perfmodel_cli.hpp"
+#if CELLGRAPH_HAVE_CUDA
+#include "src/backend/cuda/cusparse_baseline.hpp"
+#endif
+
+namespace cellgraph::cli {
+namespace {
+
+namespace pm = perfmodel;
+
+// Defaults: a GPU sweep from launch-bound to memory-bound sizes (2^28 Moore cells fill 9 GB);
+// a CPU sweep that runs in about a minute on two cores.
+constexpr const char* kGpuSources = "grid,rgg@16:24:2,rmat@16:22:2";
+constexpr const char* kGpuSizes = "16:28:2";
+constexpr const char* kCpuSources = "grid,rgg@12:20:2,rmat@10:18:2";
+constexpr const char* kCpuSizes = "12:22:2";
+
+// "16:28:2" (from:to:step), "16", or several of these joined by ',' or '+': log2 of the cells.
+std::vector<unsigned> parse_sizes(const std::string& text) {
+  std::vector<unsigned> sizes;
+  std::string item;
+  std::istringstream in(text);
+  auto number = [&](const std::string& s) {
+    unsigned v = 0;
+    auto [stop, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || stop != s.data() + s.size())
+      throw Error("bad sizes '" + text + "': '" + s + "' is not a whole number (sizes are log2 of the cells: 16:28:2)");
+    return v;
+  };
+  while (std::getline(in, item, text.find('+') != std::string::npos ? '+' : ',')) {
+    std::vector<std::string> p;
+    std::istringstream parts(item);
+    for (std::string s; std::getline(parts, s, ':');) p.push_back(s);
+    if (p.empty() || p.size() > 3) throw Error("bad sizes '" + text + "': '" + item + "' is not N or FROM:TO[:STEP]");
+    const unsigned from = number(p[0]), to = p.size() > 1 ? number(p[1]) : from, step = p.size() > 2 ? number(p[2]) : 1;
+    if (step == 0 || to < from) throw Error("bad sizes '" + text + "': '" + item + "' is an empty range");
+    for (unsigned k = from; k <= to; k += step) sizes.push_back(k);
+  }
+  if (sizes.empty()) throw Error("bad sizes '" + text + "': no size");
+  for (unsigned k : sizes)
+    if (k < 4 || k > 31) throw Error("bad sizes '" + text + "': 2^" + std::to_string(k) + " cells (sizes are 4 to 31)");
+  return sizes;
+}
+
+struct SweepSource {
+  std::string label;  // the CSV's source column
+  SourceSpec spec;
+};
+
+// One --sources item, KIND[:ARG][@SIZES], as the sources it stands for.
+std::vector<SweepSource> expand_source(const std::string& item, const std::vector<unsigned>& default_sizes) {
+  const std::string kind = item.substr(0, item.find_first_of(":@"));
+  if (kind == "graph" || kind == "mesh") {  // a file: no sizes; the rest is its path
+    if (item.size() <= kind.size() + 1 || item[kind.size()] != ':')
+      throw Error("source '" + item + "': " + kind + ":PATH names a file");
+    SweepSource s;
+    const std::string path = item.substr(kind.size() + 1);
+    (kind == "graph" ? s.spec.graph_file : s.spec.mesh_file) = path;
+    s.label = item;
+    return {s};
+  }
+  const auto at = item.find('@');
+  const std::string head = item.substr(0, at);
+  const std::string arg = head.size() > kind.size() ? head.substr(kind.size() + 1) : "";
+  const std::vector<unsigned> sizes = at == std::string::npos ? default_sizes : parse_sizes(item.substr(at + 1));
+  std::vector<SweepSource> out;
+  for (unsigned k : sizes) {
+    SweepSource s;
+    const std::string cells = std::to_string(std::uint64_t(1) << k);
+    if (kind == "grid" || kind == "grid3d") {
+      const bool three = kind == "grid3d";
+      const unsigned x = three ? (k + 2) / 3 : (k + 1) / 2, y = three ? (k + 1) / 3 : k / 2, z = three ? k / 3 : 0;
+      s.spec.grid = std::to_string(1u << x) + "x" + std::to_string(1u << y) + (three ? "x" + std::to_string(1u << z) : "");
+      s.spec.neighborhood = arg.empty() ? "moore" : arg;
+      s.spec.boundary = "periodic";
+      s.label = "grid:" + s.spec.grid + ":" + s.spec.neighborhood;
+    } else if (kind == "rgg" || kind == "er") {
+      s.spec.generator = kind + ":" + cells + ":" + (arg.empty() ? "8" : arg);
+      s.label = s.spec.generator;
+    } else if (kind == "rmat") {
+      s.spec.generator = "rmat:" + std::to_string(k) + ":" + (arg.empty() ? "16" : arg);
+      s.label = s.spec.generator;
+    } else {
+      throw Error("unknown source '" + item + "' (grid[:NEIGHBORHOOD], grid3d[:NEIGHBORHOOD], rgg[:DEGREE], "
+                  "rmat[:EDGE_FACTOR], er[:DEGREE], each with @SIZES if its own; graph:PATH, mesh:PATH)");
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+struct SweepModel {
+  pm::ModelSpec spec;
+  const models::ModelInfo* info = nullptr;
+  models::Params params;
+  UpdateRule update;
+};
+
+std::vector<SweepModel> sweep_models(const std::string& text) {
+  std::vector<SweepModel> out;
+  for (const std::string& item : split_list(text)) {
+    SweepModel m;
+    m.spec = pm::parse_model_spec(item);
+    m.info = &models::find_model(m.spec.name);
+    m.params.insert(m.spec.params.begin(), m.spec.params.end());
+    m.update = m.spec.update.empty() ? m.info->default_update : parse_update_rule(m.spec.update);
+    out.push_back(std::move(m));
+  }
+  if (out.empty()) throw Error("--models names no model");
+  return out;
+}
+
+// The slowest rank's seconds for one call of advance(steps) (collective).
+double timed_advance(Simulation& sim, std::uint64_t steps) {
+  mpi::barrier();
+  const auto start = std::chrono::steady_clock::now();
+  sim.advance(steps);
+  return mpi::max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+// Median seconds per step. The step count grows until a timed run lasts about min_time; every
+// count is run once untimed first (on CUDA that captures its step graphs). Every rank takes
+// the same decisions, from the slowest rank's times.
+double seconds_per_step(Simulation& sim, double min_time, int repeats, std::uint64_t& steps) {
+  constexpr std::uint64_t kMaxSteps = std::uint64_t(1) << 20;
+  steps = 2;
+  for (;;) {
+    sim.advance(steps);
+    const double t = timed_advance(sim, steps);
+    if (t >= min_time / 2 || steps >= kMaxSteps) break;
+    const double factor = std::min(64.0, std::max(2.0, std::ceil(min_time / std::max(t, 1e-9))));
+    steps = std::min<std::uint64_t>(kMaxSteps, (std::uint64_t(double(steps) * factor) + 1) & ~std::uint64_t(1));
+    if (steps >= 64) steps = (steps + 63) / 64 * 64;  // whole CUDA graphs of 64 steps
+  }
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) t.push_back(timed_advance(sim, steps));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2] / double(steps);
+}
+
+po::options_description measure_options() {
+  po::options_description d("cellgraph perfmodel measure");
+  d.add_options()("help,h", "show this help")(
+      "out", po::value<std::string>(), "the CSV to write (rank 0 writes it; required)")(
+      "append", po::bool_switch(), "add the rows to an existing --out file (its header must be this command's)")(
+      "sources", po::value<std::string>(),
+      (std::string("comma-separated: grid[:NEIGHBORHOOD] (2D, periodic), grid3d[:NEIGHBORHOOD], rgg[:DEGREE] "
+                   "(default 8), rmat[:EDGE_FACTOR] (default 16), er[:DEGREE], each swept over --sizes or its own "
+                   "@SIZES (16:24:2, or 16+20); graph:PATH and mesh:PATH once. Default: ") +
+       kGpuSources + " (cuda), " + kCpuSources + " (cpu)")
+          .c_str())(
+      "sizes", po::value<std::string>(),
+      (std::string("log2 of the cells: FROM:TO[:STEP] or a list (16,20,24). Default: ") + kGpuSizes + " (cuda), " +
+       kCpuSizes + " (cpu)")
+          .c_str())(
+      "models", po::value<std::string>()->default_value("lifelike,sir,ising"),
+      "comma-separated NAME[:key=value...][@UPDATE]: sir:beta=0.05:tau=8, lifelike@alpha:0.5; the model's own "
+      "update unless given (ising: colored)")(
+      "repeats", po::value<int>()->default_value(3), "timed runs per row (the median is kept)")(
+      "min-time", po::value<double>()->default_value(0.05, "0.05"), "seconds a timed run should last at least (sets the steps)")(
+      "fill", po::value<double>()->default_value(0.5), "initial density of state 1");
+  d.add(backend_options()).add(layout_options()).add(partition_method_options());
+  return d;
+}
+
+}  // namespace
+
+int perfmodel_measure(const Args& args) {
+  po::variables_map vm;
+  if (!parse_perfmodel_options(args, measure_options(), nullptr,
+                               "usage: [mpirun -np N] cellgraph perfmodel measure --out FILE [--sources ...] [--sizes ...] "
+                               "[--models ...] [--backend cpu|cuda]",
+                               vm))
+    return 0;
+  if (!vm.count("out")) throw Error("--out FILE is required (the CSV of timings)");
+  const std::string out_path = vm["out"].as<std::string>();
+  SimulationOptions options = simulation_options(vm);
+  const bool gpu = options.backend == BackendKind::cuda;
+  if (gpu && !cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
+  const int repeats = vm["repeats"].as<int>();
+  const double min_time = vm["min-time"].as<double>(), fill = vm["fill"].as<double>();
+  if (repeats < 1) throw Error("--repeats must be at least 1");
+  if (!(min_time > 0 && min_time <= 60)) throw Error("--min-time must be from 0 to 60 seconds");
+  if (!(fill >= 0 && fill <= 1)) throw Error("--fill must be a density from 0 to 1");
+  const std::vector<unsigned> sizes = parse_sizes(vm.count("sizes") ? vm["sizes"].as<std::string>() : gpu ? kGpuSizes : kCpuSizes);
+  std::vector<SweepSource> sources;
+  for (const std::string& item : split_list(vm.count("sources") ? vm["sources"].as<std::string>() : gpu ? kGpuSources : kCpuSources))
+    for (SweepSource& s : expand_source(item, sizes)) sources.push_back(std::move(s));
+  if (sources.empty()) throw Error("--sources names no source");
+  const std::vector<SweepModel> sweep = sweep_models(vm["models"].as<std::string>());
+  const CompileOptions compile_opts = compile_options(vm);
+
+  const int ranks = mpi::size();
+  const bool root = mpi::rank() == 0;
+  // Rank 0 writes: the earlier rows (--append), then each new row as it is measured; the file
+  // appears, whole, when the sweep ends.
+  std::unique_ptr<AtomicFile> csv;
+  if (root) {
+    std::string earlier;
+    if (vm["append"].as<bool>() && std::ifstream(out_path)) {
+      pm::read_measurements(out_path);  // a well-formed CSV with this header (throws otherwise)
+      std::ifstream in(out_path, std::ios::binary);
+      earlier.assign(std::istreambuf_iterator<char>(in), {});
+      if (!earlier.empty() && earlier.back() != '\n') earlier += '\n';
+    }
+    csv = std::make_unique<AtomicFile>(out_path);
+    csv->stream() << (earlier.empty() ? pm::csv_header() + "\n" : earlier);
+  }
+
+  // The machine, and the copy bandwidth measured now (before the sweep takes the memory).
+  const SimulationOptions rank_opts = ranks > 1 ? rank_options(options) : options;
+  const int threads = gpu ? 1 : rank_opts.threads > 0 ? rank_opts.threads : omp_get_max_threads();
+  pm::Machine machine = pm::describe_machine(options.backend, threads);
+  if (root) {
+#if CELLGRAPH_HAVE_CUDA
+    if (gpu) machine.copy_gbps = cuda::device_copy_bandwidth() / 1e9;
+#endif
+    if (!gpu) machine.copy_gbps = host_copy_bandwidth(threads) / 1e9;
+    std::cout << "perfmodel measure: " << sources.size() << " sources x " << sweep.size() << " models on " << ranks
+              << (ranks > 1 ? " ranks" : " rank") << ", " << machine.backend << " on " << machine.device << " ("
+              << machine.sm_count << (gpu ? " SMs" : " cores") << ", " << threads << (gpu ? " GPU" : " threads")
+              << " per rank, clock " << std::lround(machine.clock_mhz) << " MHz, cache " << three_digits(machine.cache_bytes / 1048576)
+              << " MiB); copy " << three_digits(machine.copy_gbps) << " GB/s\n"
+              << std::flush;
+  }
+  mpi::barrier();
+
+  std::map<std::string, std::pair<double, std::uint32_t>> state;  // per model spec: bytes per cell, variables
+  for (const SweepSource& s : sources) {
+    SourceSpec spec = s.spec;
+    const Source source = load_source(spec);
+    const Graph& g = source.graph;
+    const std::uint64_t n = g.num_vertices();
+    if (n < std::uint64_t(ranks)) throw Error(s.label + ": " + std::to_string(n) + " cells for " + std::to_string(ranks) + " ranks");
+    pm::Measurement base;
+    base.source = s.label;
+    base.kind = pm::layout_kind(g, compile_opts);
+    base.backend = machine.backend;
+    base.ranks = std::uint32_t(ranks);
+    base.threads = std::uint32_t(threads);
+    base.cells = n;
+    base.part_cells_max = n;
+    base.device = machine.device;
+    base.sm_count = machine.sm_count;
+    base.clock_mhz = machine.clock_mhz;
+    base.cache_bytes = machine.cache_bytes;
+    base.copy_gbps = machine.copy_gbps;
+
+    std::vector<std::uint32_t> partition;
+    std::shared_ptr<const Layout> layout;
+    if (ranks == 1) {
+      layout = std::make_shared<const Layout>(compile(g, compile_opts));
+    } else {
+      partition = partition_for_ranks(g, partition_options_from(vm, source));
+      layout = compile_rank_part(g, partition, compile_opts);
+      if (root) {
+        const PartitionReport r = partition_report(g, partition, std::uint32_t(ranks));
+        base.part_cells_max = *std::max_element(r.vertices.begin(), r.vertices.end());
+        base.halo_cells_max = *std::max_element(r.halo.begin(), r.halo.end());
+        base.peers_max = *std::max_element(r.peers.begin(), r.peers.end());
+      }
+    }
+    std::vector<std::uint64_t> stored{layout->neighbors.size()};
+    mpi::sum(stored);  // every part's stored indices, padding included
+    const std::vector<std::uint32_t> initial = random_fill(std::uint32_t(n), fill, options.seed);
+    std::vector<std::uint32_t> coloring;  // the whole graph's, for colored models on several ranks
+    std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
+
+    for (const SweepModel& m : sweep) {
+      SimulationOptions o = options;
+      o.update = m.update;
+      const bool colored = m.update.mode == UpdateMode::colored;
+      if (colored && ranks > 1 && coloring.empty()) {
+        coloring = greedy_coloring(g, options.seed);
+        colors = coloring.empty() ? 1 : *std::max_element(coloring.begin(), coloring.end()) + 1;
+      }
+      std::unique_ptr<Simulation> sim = ranks == 1 ? m.info->make(m.params, layout, o)
+                                                   : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
+      if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, initial, options.seed), 0);
+      else sim->set_states(initial);
+      const std::string key = m.spec.key();
+      if (!state.count(key)) {  // once per model; collective: rank 0 gets the whole graph's variables
+        const std::vector<std::vector<std::uint8_t>> variables = sim->export_state();
+        double bytes = 0;
+        for (const auto& variable : variables) bytes += double(variable.size()) / double(n);
+        state[key] = {bytes, std::uint32_t(variables.size())};
+      }
+      pm::Measurement row = base;
+      row.model = key;
+      row.update = update_rule_text(m.update);
+      row.state_bytes = state[key].first;
+      row.variables = state[key].second;
+      row.exchanges = ranks > 1 ? (colored ? colors : 1) : 0;
+      // Compulsory traffic per cell update, as `bench` counts it: every variable read and
+      // written, every stored index (padding included), and a colored step's class lists.
+      row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
+      row.seconds_per_step = seconds_per_step(*sim, min_time, repeats, row.steps);
+      sim.reset();
+      if (!root) continue;
+      csv->stream() << pm::csv_row(row) << "\n";
+      std::cout << s.label << "  " << key << " (" << row.update << ")  " << n << " cells, " << three_digits(row.bytes_per_cell)
+                << " B/cell: " << three_digits(row.seconds_per_step * 1e6) << " us/step, "
+                << three_digits(double(n) / row.seconds_per_step) << " updates/s (" << row.steps << " steps)\n"
+                << std::flush;
+    }
+  }
+  if (root) {
+    csv->commit();
+    std::cout << "wrote " << out_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace cellgraph::cli

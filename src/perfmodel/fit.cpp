@@ -1,0 +1,321 @@
+// Fitting the model's constants to timings, and predicting step times from them.
+//
+// Every fit minimises relative errors (each row divided by its measured time): the sweep spans
+// four orders of magnitude of step time, and a launch-bound 2^16-cell step matters as much
+// to a user as a 2^28-cell one. Constants are kept non-negative (a negative launch overhead
+// or latency would predict nonsense outside the measured range).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/perfmodel.hpp"
+
+namespace cellgraph::perfmodel {
+namespace {
+
+double units(const Measurement& m) { return double(std::max(1u, m.threads)); }
+
+// The regressor of the per-work cost: cells, or bytes, per parallel unit of the busiest rank.
+double work(const Measurement& m, View v) {
+  const double cells = double(m.part_cells_max) / units(m);
+  return v == View::bytes ? cells * m.bytes_per_cell : cells;
+}
+
+bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set() <= m.cache_bytes; }
+
+double compute_seconds(const ComputeConstants& c, const Measurement& m, View v) {
+  return c.launch + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v);
+}
+
+using Rows = std::vector<const Measurement*>;
+
+std::size_t distinct_work(const Rows& rows, View v) {
+  std::set<double> values;
+  for (const Measurement* m : rows) values.insert(work(*m, v));
+  return values.size();
+}
+
+// T = launch + per_work * work, with a cost of its own inside the cache when at least two rows
+// lie on each side of it.
+ComputeConstants fit_compute(const Rows& rows, View v, bool cache_regime) {
+  std::size_t inside = 0;
+  for (const Measurement* m : rows) inside += in_cache(*m);
+  const bool split = cache_regime && inside >= 2 && rows.size() - inside >= 2;
+  std::vector<std::vector<double>> a;
+  std::vector<double> b;
+  for (const Measurement* m : rows) {
+    const double t = m->seconds_per_step, w = work(*m, v);
+    if (split) a.push_back({1 / t, in_cache(*m) ? 0 : w / t, in_cache(*m) ? w / t : 0});
+    else a.push_back({1 / t, w / t});
+    b.push_back(1);
+  }
+  const std::vector<double> x = nonnegative_least_squares(a, b);
+  ComputeConstants c;
+  c.launch = x[0];
+  c.per_work = x[1];
+  c.per_work_cache = split ? x[2] : x[1];
+  c.cache_fitted = split;
+  double sum = 0;
+  for (const Measurement* m : rows) {
+    const double rel = compute_seconds(c, *m, v) / m->seconds_per_step - 1;
+    sum += rel * rel;
+  }
+  c.rms_rel = std::sqrt(sum / double(rows.size()));
+  return c;
+}
+
+GroupFit fit_group(const Rows& rows, const std::string& kind, bool cache_regime) {
+  GroupFit g;
+  g.model = rows[0]->model;
+  g.update = rows[0]->update;
+  g.kind = kind;
+  g.rows = rows.size();
+  g.state_bytes = rows[0]->state_bytes;
+  g.variables = rows[0]->variables;
+  for (View v : kViews) g.view[int(v)] = fit_compute(rows, v, cache_regime);
+  return g;
+}
+
+// The group a row is predicted with: its own (model, update, kind), else the shared fit.
+const GroupFit* group_for(const FittedModel& fit, const Measurement& m, std::string& basis) {
+  if (const GroupFit* g = fit.group(m.model, m.update, m.kind)) {
+    basis = m.model + "|" + m.update + "|" + m.kind;
+    return g;
+  }
+  if (const GroupFit* g = fit.shared_group(m.model, m.update)) {
+    basis = m.model + "|" + m.update + "|*";
+    return g;
+  }
+  return nullptr;
+}
+
+std::string fitted_list(const FittedModel& fit) {
+  std::set<std::string> names;
+  for (const GroupFit& g : fit.shared) names.insert(g.model + " (" + g.update + ")");
+  for (const GroupFit& g : fit.groups) names.insert(g.model + " (" + g.update + ")");
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list.empty() ? "nothing" : list;
+}
+
+}  // namespace
+
+const char* view_name(View v) { return v == View::cycles ? "cycles" : "bytes"; }
+
+View parse_view(const std::string& text) {
+  if (text == "cycles") return View::cycles;
+  if (text == "bytes") return View::bytes;
+  throw Error("the view must be cycles or bytes, not '" + text + "'");
+}
+
+const GroupFit* FittedModel::group(const std::string& model, const std::string& update, const std::string& kind) const {
+  for (const GroupFit& g : groups)
+    if (g.model == model && g.update == update && g.kind == kind) return &g;
+  return nullptr;
+}
+
+const GroupFit* FittedModel::shared_group(const std::string& model, const std::string& update) const {
+  for (const GroupFit& g : shared)
+    if (g.model == model && g.update == update) return &g;
+  return nullptr;
+}
+
+std::string FittedModel::resolve_model(const std::string& spec, const std::string& update) const {
+  std::set<std::string> same_name;
+  const std::string name = spec.substr(0, spec.find(':'));
+  for (const auto* list : {&shared, &groups})
+    for (const GroupFit& g : *list) {
+      if (g.update != update) continue;
+      if (g.model == spec) return spec;
+      if (g.model.substr(0, g.model.find(':')) == name) same_name.insert(g.model);
+    }
+  if (same_name.size() == 1) return *same_name.begin();
+  if (same_name.empty())
+    throw Error("the fit has no constants for model " + spec + " with update " + update + " (it has " + fitted_list(*this) +
+                ")");
+  std::string list;
+  for (const std::string& s : same_name) list += (list.empty() ? "" : ", ") + s;
+  throw Error("the fit has several parameter sets of " + name + " (" + list + "): name one with --param");
+}
+
+FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options) {
+  if (rows.empty()) throw Error("no timings to fit");
+  FittedModel f;
+  f.cache_regime = options.cache_regime;
+  const Measurement* first_single = nullptr;
+  for (const Measurement& m : rows) {
+    if (m.device != rows[0].device || m.backend != rows[0].backend)
+      throw Error("the timings come from several machines (" + rows[0].backend + " on " + rows[0].device + " at " +
+                  rows[0].origin + ", " + m.backend + " on " + m.device + " at " + m.origin +
+                  "): fit one machine at a time");
+    if (m.ranks == 1 && !first_single) first_single = &m;
+  }
+  if (!first_single) throw Error("no timings on one rank: the per-cell cost and the launch overhead come from them");
+  f.machine = {first_single->device, first_single->backend, first_single->sm_count, 1,
+               first_single->clock_mhz, first_single->cache_bytes, first_single->copy_gbps};
+  for (const Measurement& m : rows)
+    if (m.ranks == 1) f.machine.threads = std::max(f.machine.threads, m.threads);
+
+  // One-rank rows by (model, update, kind) and by (model, update).
+  std::map<std::tuple<std::string, std::string, std::string>, Rows> by_group;
+  std::map<std::pair<std::string, std::string>, Rows> by_model, partitioned;
+  for (const Measurement& m : rows) {
+    if (m.ranks > 1) {
+      partitioned[{m.model, m.update}].push_back(&m);
+      continue;
+    }
+    by_group[{m.model, m.update, m.kind}].push_back(&m);
+    by_model[{m.model, m.update}].push_back(&m);
+  }
+  auto fittable = [](const Rows& r) { return distinct_work(r, View::cycles) >= 2 && distinct_work(r, View::bytes) >= 2; };
+  for (const auto& [key, group] : by_group) {
+    const auto& [model, update, kind] = key;
+    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options.cache_regime));
+    else
+      f.notes.push_back(model + " (" + update + ") on " + kind + ": " + std::to_string(group.size()) +
+                        " row(s) of one size, too few to fit; predicted by the fit shared over layouts");
+  }
+  for (const auto& [key, group] : by_model) {
+    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options.cache_regime));
+    else f.notes.push_back(key.first + " (" + key.second + "): fewer than two sizes on one rank, no fit");
+  }
+  if (f.groups.empty() && f.shared.empty())
+    throw Error("nothing to fit: every model needs timings of at least two sizes on one rank");
+
+  // The preferred view: the lower relative error when one parameter set serves every layout
+  // of a model (the per-group fits differ little, since a group's bytes per cell vary little).
+  auto total = [&](View v, const std::vector<GroupFit>& list) {
+    double sum = 0;
+    for (const GroupFit& g : list) sum += g.of(v).rms_rel * g.of(v).rms_rel * double(g.rows);
+    return sum;
+  };
+  const std::vector<GroupFit>& judged = f.shared.empty() ? f.groups : f.shared;
+  f.preferred = total(View::cycles, judged) < total(View::bytes, judged) * (1 - 1e-9) ? View::cycles : View::bytes;
+
+  // Exchange: what partitioned rows take beyond their compute, per round trip, per message and
+  // per byte. Columns in that order: where two are indistinguishable, the earlier is kept.
+  ExchangeFit e;
+  for (View v : kViews) {
+    std::vector<std::vector<double>> a;
+    std::vector<double> b;
+    for (const Measurement& m : rows) {
+      std::string basis;
+      const GroupFit* g = m.ranks > 1 ? group_for(f, m, basis) : nullptr;
+      if (!g) continue;
+      const double t = m.seconds_per_step;
+      a.push_back({m.exchanges / t, m.messages() / t, m.halo_bytes() / t});
+      b.push_back((t - compute_seconds(g->of(v), m, v)) / t);
+    }
+    if (a.empty()) break;
+    e.rows = a.size();
+    const std::vector<double> x = nonnegative_least_squares(a, b);
+    e.round_trip[int(v)] = x[0];
+    e.latency[int(v)] = x[1];
+    e.seconds_per_byte[int(v)] = x[2];
+  }
+  if (e.rows) f.exchange = e;
+  for (const auto& [key, group] : partitioned)
+    if (std::string basis; !group_for(f, *group[0], basis))
+      f.notes.push_back(key.first + " (" + key.second + "): partitioned rows but no one-rank fit: not in the exchange fit");
+  return f;
+}
+
+Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
+  Prediction p;
+  const GroupFit* g = group_for(fit, row, p.basis);
+  if (!g)
+    throw Error("the fit has no constants for model " + row.model + " with update " + row.update + " (it has " +
+                fitted_list(fit) + ")");
+  p.compute = compute_seconds(g->of(view), row, view);
+  if (row.ranks > 1) {
+    if (const std::optional<ExchangeFit>& e = fit.exchange)
+      p.exchange = e->round_trip[int(view)] * row.exchanges + e->latency[int(view)] * row.messages() +
+                   e->seconds_per_byte[int(view)] * row.halo_bytes();
+    else
+      p.exchange_fitted = false;
+  }
+  p.seconds_per_step = p.compute + p.exchange;
+  return p;
+}
+
+Agreement agreement_over(const FittedModel& fit, const std::vector<Measurement>& rows, View view) {
+  std::vector<double> measured, predicted;
+  for (const Measurement& m : rows) {
+    try {
+      const Prediction p = predict(fit, m, view);
+      if (m.ranks > 1 && !p.exchange_fitted) continue;
+      predicted.push_back(p.seconds_per_step);
+      measured.push_back(m.seconds_per_step);
+    } catch (const Error&) {
+      // a row the fit cannot predict: left out
+    }
+  }
+  return agreement(measured, predicted);
+}
+
+bool Holdout::holds_out(const Measurement& m) const {
+  if (cells_above && m.cells > cells_above) return true;
+  if (ranks_above && m.ranks > ranks_above) return true;
+  for (const std::string& s : sources)
+    if (!s.empty() && m.source.find(s) != std::string::npos) return true;
+  return false;
+}
+
+Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout, double tolerance,
+                    const FitOptions& options, std::optional<View> view) {
+  std::vector<Measurement> kept, out;
+  for (const Measurement& m : rows) (holdout.holds_out(m) ? out : kept).push_back(m);
+  if (out.empty()) throw Error("no row is held out: give --holdout-cells-above, --holdout-ranks-above or --holdout-source");
+  if (kept.empty()) throw Error("every row is held out: nothing is left to fit");
+  Validation v;
+  v.fit = fit(kept, options);
+  v.view = view ? *view : v.fit.preferred;
+  v.fitted_agreement = agreement_over(v.fit, kept, v.view);
+  v.pass = true;
+  for (const Measurement& m : out) {
+    ValidatedRow r;
+    r.row = m;
+    try {
+      r.prediction = predict(v.fit, m, v.view);
+      r.rel_error = r.prediction->seconds_per_step / m.seconds_per_step - 1;
+      if (m.ranks > 1 && !r.prediction->exchange_fitted) r.why = "no exchange constants (no partitioned rows kept)";
+      r.within = r.why.empty() && std::abs(r.rel_error) <= tolerance;
+    } catch (const Error& e) {
+      r.prediction.reset();
+      r.why = e.what();
+    }
+    v.pass = v.pass && r.within;
+    v.held_out.push_back(std::move(r));
+  }
+  return v;
+}
+
+std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,
+                                       View view) {
+  std::vector<Prediction> out;
+  for (const Split& split : splits) {
+    Measurement m = base;
+    m.ranks = split.ranks;
+    m.part_cells_max = split.shape.cells_max;
+    m.halo_cells_max = split.shape.halo_max;
+    m.peers_max = split.shape.peers_max;
+    m.exchanges = m.ranks > 1 ? std::max(1u, base.exchanges) : 0;
+    // A GPU rank has its own GPU. CPU ranks share the host's cores, as runs do (one rank takes
+    // them all; K ranks cores / K each), each thread at the fitted cost of one.
+    const std::uint32_t cores = fit.machine.sm_count ? fit.machine.sm_count : fit.machine.threads;
+    m.threads = fit.machine.backend == "cpu" ? std::max(1u, cores / m.ranks) : 1;
+    out.push_back(predict(fit, m, view));
+  }
+  return out;
+}
+
+std::size_t fastest(const std::vector<Prediction>& predictions) {
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < predictions.size(); ++k)
+    if (predictions[k].seconds_per_step < predictions[best].seconds_per_step) best = k;
+  return best;
+}
+
+}  // namespace cellgraph::perfmodel

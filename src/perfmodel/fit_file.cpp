@@ -1,0 +1,224 @@
+// The fit file: what `perfmodel fit` writes and `perfmodel predict` reads. INI-like, so that a
+// person can read the constants: top-level keys, then [machine], [group] (one per group and
+// per shared fit, kind "*") and [exchange] sections of "key = value" lines.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/perfmodel.hpp"
+#include "src/source/line_reader.hpp"
+
+namespace cellgraph::perfmodel {
+namespace {
+
+constexpr int kFormat = 1;
+
+std::string exact(double x) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+void write_group(std::ostream& out, const GroupFit& g) {
+  out << "\n[group]\nmodel = " << g.model << "\nupdate = " << g.update << "\nkind = " << g.kind << "\nrows = " << g.rows
+      << "\nstate_bytes = " << exact(g.state_bytes) << "\nvariables = " << g.variables << "\n";
+  for (View v : kViews) {
+    const ComputeConstants& c = g.of(v);
+    const std::string p = std::string(view_name(v)) + ".";
+    out << p << "launch = " << exact(c.launch) << "\n"
+        << p << "per_work = " << exact(c.per_work) << "\n"
+        << p << "per_work_cache = " << exact(c.per_work_cache) << "\n"
+        << p << "cache_fitted = " << (c.cache_fitted ? "true" : "false") << "\n"
+        << p << "rms_rel = " << exact(c.rms_rel) << "\n";
+  }
+}
+
+// One section's "key = value" lines, taken one by one by the builder; what is left unknown.
+class Section {
+ public:
+  Section(std::string name, std::string file, std::size_t line) : name_(std::move(name)), file_(std::move(file)), line_(line) {}
+
+  void add(const std::string& key, const std::string& value, std::size_t line) {
+    if (!values_.emplace(key, std::make_pair(value, line)).second) throw ParseError(file_, line, "'" + key + "' given twice");
+  }
+  bool has(const std::string& key) const { return values_.count(key) > 0; }
+  std::string text(const std::string& key) {
+    auto it = values_.find(key);
+    if (it == values_.end()) throw ParseError(file_, line_, "[" + name_ + "] has no '" + key + "'");
+    std::string v = it->second.first;
+    const std::size_t line = it->second.second;
+    values_.erase(it);
+    if (v.empty()) throw ParseError(file_, line, "'" + key + "' is empty");
+    last_line_ = line;
+    return v;
+  }
+  double number(const std::string& key) {
+    const std::string v = text(key);
+    double x = 0;
+    auto [stop, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || stop != v.data() + v.size() || !std::isfinite(x) || x < 0)
+      throw ParseError(file_, last_line_, "'" + key + "' must be a number >= 0, not '" + v + "'");
+    return x;
+  }
+  std::uint32_t whole(const std::string& key) {
+    const double x = number(key);
+    if (x != std::floor(x) || x > 4294967295.0) throw ParseError(file_, last_line_, "'" + key + "' must be a whole number");
+    return std::uint32_t(x);
+  }
+  bool flag(const std::string& key) {
+    const std::string v = text(key);
+    if (v == "true") return true;
+    if (v == "false") return false;
+    throw ParseError(file_, last_line_, "'" + key + "' must be true or false, not '" + v + "'");
+  }
+  void finish() const {
+    if (!values_.empty())
+      throw ParseError(file_, values_.begin()->second.second, "unknown key '" + values_.begin()->first + "' in [" + name_ + "]");
+  }
+  const std::string& name() const { return name_; }
+  std::size_t line() const { return line_; }
+
+ private:
+  std::string name_, file_;
+  std::size_t line_, last_line_ = 0;
+  std::map<std::string, std::pair<std::string, std::size_t>> values_;
+};
+
+GroupFit read_group(Section& s) {
+  GroupFit g;
+  g.model = s.text("model");
+  g.update = s.text("update");
+  g.kind = s.text("kind");
+  g.rows = s.whole("rows");
+  g.state_bytes = s.number("state_bytes");
+  g.variables = s.whole("variables");
+  for (View v : kViews) {
+    const std::string p = std::string(view_name(v)) + ".";
+    ComputeConstants& c = g.view[int(v)];
+    c.launch = s.number(p + "launch");
+    c.per_work = s.number(p + "per_work");
+    c.per_work_cache = s.number(p + "per_work_cache");
+    c.cache_fitted = s.flag(p + "cache_fitted");
+    c.rms_rel = s.number(p + "rms_rel");
+  }
+  return g;
+}
+
+ExchangeFit read_exchange(Section& s) {
+  ExchangeFit e;
+  e.rows = s.whole("rows");
+  for (View v : kViews) {
+    const std::string p = std::string(view_name(v)) + ".";
+    e.round_trip[int(v)] = s.number(p + "round_trip");
+    e.latency[int(v)] = s.number(p + "latency");
+    e.seconds_per_byte[int(v)] = s.number(p + "seconds_per_byte");
+  }
+  return e;
+}
+
+}  // namespace
+
+void write_fit(std::ostream& out, const FittedModel& f) {
+  out << "# cellgraph perfmodel fit (docs/PERFORMANCE_MODEL.md): seconds per step =\n"
+         "#   launch + per_work * work\n"
+         "#   (+ round_trip * exchanges + latency * messages + seconds_per_byte * halo bytes on several ranks)\n"
+         "# work: cells (cycles view) or bytes (bytes view) per parallel unit of the busiest rank;\n"
+         "# per_work_cache applies while its working set fits the cache.\n"
+      << "format = " << kFormat << "\npreferred_view = " << view_name(f.preferred)
+      << "\ncache_regime = " << (f.cache_regime ? "true" : "false") << "\n";
+  for (const std::string& n : f.notes) out << "note = " << n << "\n";
+  const Machine& m = f.machine;
+  out << "\n[machine]\ndevice = " << m.device << "\nbackend = " << m.backend << "\nsm_count = " << m.sm_count
+      << "\nthreads = " << m.threads << "\nclock_mhz = " << exact(m.clock_mhz) << "\ncache_bytes = " << exact(m.cache_bytes)
+      << "\ncopy_gbps = " << exact(m.copy_gbps) << "\n";
+  for (const GroupFit& g : f.groups) write_group(out, g);
+  for (const GroupFit& g : f.shared) write_group(out, g);
+  if (const std::optional<ExchangeFit>& e = f.exchange) {
+    out << "\n[exchange]\nrows = " << e->rows << "\n";
+    for (View v : kViews)
+      out << view_name(v) << ".round_trip = " << exact(e->round_trip[int(v)]) << "\n"
+          << view_name(v) << ".latency = " << exact(e->latency[int(v)]) << "\n"
+          << view_name(v) << ".seconds_per_byte = " << exact(e->seconds_per_byte[int(v)]) << "\n";
+  }
+}
+
+FittedModel parse_fit(std::istream& in, const std::string& name) {
+  FittedModel f;
+  Section top("top", name, 1);
+  std::vector<Section> sections;
+  std::vector<std::pair<std::string, std::size_t>> notes;
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string trimmed = line.substr(first, last - first + 1);
+    if (trimmed.front() == '[') {
+      if (trimmed.back() != ']') throw ParseError(name, number, "a section header ends with ']'");
+      const std::string section = trimmed.substr(1, trimmed.size() - 2);
+      if (section != "machine" && section != "group" && section != "exchange")
+        throw ParseError(name, number, "unknown section [" + section + "] (machine, group, exchange)");
+      sections.emplace_back(section, name, number);
+      continue;
+    }
+    const auto eq = trimmed.find('=');
+    if (eq == std::string::npos) throw ParseError(name, number, "expected 'key = value'");
+    std::string key = trimmed.substr(0, eq), value = trimmed.substr(eq + 1);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    if (key.empty()) throw ParseError(name, number, "expected 'key = value'");
+    if (sections.empty() && key == "note") notes.emplace_back(value, number);
+    else (sections.empty() ? top : sections.back()).add(key, value, number);
+  }
+  if (in.bad()) throw ParseError(name, number + 1, "read error");
+  if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = 1' line)");
+  if (const std::string format = top.text("format"); format != std::to_string(kFormat))
+    throw ParseError(name, 0, "fit file format '" + format + "': this cellgraph reads format " + std::to_string(kFormat));
+  f.preferred = [&] {
+    const std::string v = top.text("preferred_view");
+    if (v != "cycles" && v != "bytes") throw ParseError(name, 0, "preferred_view must be cycles or bytes, not '" + v + "'");
+    return parse_view(v);
+  }();
+  f.cache_regime = top.flag("cache_regime");
+  top.finish();
+  for (const auto& [text, line_number] : notes) f.notes.push_back(text);
+  bool machine = false;
+  for (Section& s : sections) {
+    if (s.name() == "machine") {
+      if (machine) throw ParseError(name, s.line(), "a second [machine]");
+      machine = true;
+      f.machine.device = s.text("device");
+      f.machine.backend = s.text("backend");
+      if (f.machine.backend != "cpu" && f.machine.backend != "cuda")
+        throw ParseError(name, s.line(), "backend must be cpu or cuda, not '" + f.machine.backend + "'");
+      f.machine.sm_count = s.whole("sm_count");
+      f.machine.threads = std::max(1u, s.whole("threads"));
+      f.machine.clock_mhz = s.number("clock_mhz");
+      f.machine.cache_bytes = s.number("cache_bytes");
+      f.machine.copy_gbps = s.number("copy_gbps");
+    } else if (s.name() == "group") {
+      GroupFit g = read_group(s);
+      (g.kind == "*" ? f.shared : f.groups).push_back(std::move(g));
+    } else {
+      if (f.exchange) throw ParseError(name, s.line(), "a second [exchange]");
+      f.exchange = read_exchange(s);
+    }
+    s.finish();
+  }
+  if (!machine) throw ParseError(name, 0, "no [machine] section");
+  if (f.groups.empty() && f.shared.empty()) throw ParseError(name, 0, "no [group] section: nothing was fitted");
+  return f;
+}
+
+FittedModel read_fit(const std::string& path) {
+  std::ifstream in = detail::open_input(path);
+  return parse_fit(in, path);
+}
+
+}  // namespace cellgraph::perfmodel

@@ -1,0 +1,692 @@
+// The performance model: the least-squares fitter recovers known constants from synthetic
+// timings (exact and noisy), the agreement statistics on known inputs, held-out validation,
+// the CSV and fit-file readers' messages, grid slab estimates against real partitions, the
+// best GPU count where the answer is known, and the perfmodel commands end to end on the CPU
+// (CSV shape only: no timing is asserted).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/png.hpp"
+#include "cellgraph/partition.hpp"
+#include "cellgraph/perfmodel.hpp"
+#include "cellgraph/source/generators.hpp"
+#include "cli_run.hpp"
+#include "data_path.hpp"
+#include "scratch.hpp"
+
+using namespace cellgraph;
+namespace pm = cellgraph::perfmodel;
+using cellgraph::test::run_cli;
+using cellgraph::test::run_cli_ranks;
+
+namespace {
+
+constexpr double kCache = 50e6;  // the synthetic device's cache, bytes
+
+pm::Measurement row(const std::string& source, const std::string& kind, const std::string& model, std::uint64_t cells,
+                    double bytes, double seconds) {
+  pm::Measurement m;
+  m.source = source;
+  m.kind = kind;
+  m.model = model;
+  m.update = "sync";
+  m.backend = "cuda";
+  m.cells = m.part_cells_max = cells;
+  m.bytes_per_cell = bytes;
+  m.state_bytes = 1;
+  m.steps = 100;
+  m.seconds_per_step = seconds;
+  m.device = "Synthetic GPU";
+  m.sm_count = 100;
+  m.clock_mhz = 1000;
+  m.cache_bytes = kCache;
+  m.copy_gbps = 3000;
+  return m;
+}
+
+// A bandwidth-bound device: 3 us per step, 2.4 TB/s beyond the cache, 6 TB/s within it.
+constexpr double kLaunch = 3e-6, kBandwidth = 2.4e12, kCacheBandwidth = 6e12;
+double bytes_time(double cells, double bytes) {
+  return kLaunch + cells * bytes / (cells * bytes <= kCache ? kCacheBandwidth : kBandwidth);
+}
+
+// Deterministic noise in [-amount, amount].
+double noise(std::size_t i, double amount) { return amount * std::sin(double(i) * 12.9898 + 1.0); }
+
+// Grids of 2^16 to 2^28 cells (34 B/cell) and rgg meshes of 2^16 to 2^24 (26 to 27 B/cell),
+// timed as kLaunch + bytes / bandwidth, times (1 + noise). A model of `state` bytes in
+// `variables` variables moves 2 (state - 1) bytes more per cell.
+std::vector<pm::Measurement> bytes_sweep(double noise_amount, const std::string& model = "lifelike", double state = 1,
+                                         std::uint32_t variables = 1) {
+  std::vector<pm::Measurement> rows;
+  const double extra = 2 * (state - 1);
+  for (int k = 16; k <= 28; k += 2) {
+    const double n = std::ldexp(1.0, k);
+    rows.push_back(row("grid:" + std::to_string(k), "grid", model, std::uint64_t(n), 34 + extra, bytes_time(n, 34 + extra)));
+  }
+  for (int k = 16; k <= 24; k += 2) {
+    const double n = std::ldexp(1.0, k), b = 26 + 0.1 * k + extra;
+    rows.push_back(row("rgg:" + std::to_string(k), "graph", model, std::uint64_t(n), b, bytes_time(n, b)));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].seconds_per_step *= 1 + noise(i, noise_amount);
+    rows[i].state_bytes = state;
+    rows[i].variables = variables;
+  }
+  return rows;
+}
+
+// A row on `ranks` parts: the largest part 1/ranks of the cells, `peers` peers and a halo of
+// `halo` cells, exchanged once per step: 15 us per round trip, 5 us per message, 10 GB/s.
+constexpr double kRoundTrip = 15e-6, kLatency = 5e-6, kHaloBandwidth = 10e9;
+pm::Measurement on_parts(pm::Measurement m, std::uint32_t ranks, std::uint32_t peers, std::uint64_t halo) {
+  m.ranks = ranks;
+  m.part_cells_max = m.cells / ranks;
+  m.halo_cells_max = halo;
+  m.peers_max = peers;
+  m.exchanges = 1;
+  m.seconds_per_step = bytes_time(double(m.part_cells_max), m.bytes_per_cell) + kRoundTrip * m.exchanges +
+                       kLatency * m.messages() + m.halo_bytes() / kHaloBandwidth;
+  return m;
+}
+
+// Timings of Life and SIR (3 bytes in 2 variables) on one rank, and on 2 and 4 slabs of grids
+// (one peer on 2 parts, two on 4; a halo of two rows).
+std::vector<pm::Measurement> two_model_sweep() {
+  std::vector<pm::Measurement> rows = bytes_sweep(0), sir = bytes_sweep(0, "sir", 3, 2);
+  rows.insert(rows.end(), sir.begin(), sir.end());
+  const std::size_t one_rank = rows.size();
+  for (std::size_t i = 0; i < one_rank; ++i) {
+    const pm::Measurement m = rows[i];  // a copy: the pushes below move the rows
+    if (m.kind != "grid" || m.cells < (1u << 18)) continue;
+    const std::uint64_t row_cells = std::uint64_t(1) << ((std::countr_zero(m.cells) + 1) / 2);
+    rows.push_back(on_parts(m, 2, 1, 2 * row_cells));
+    rows.push_back(on_parts(m, 4, 2, 2 * row_cells));
+  }
+  return rows;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+std::string csv_of(const std::vector<pm::Measurement>& rows) {
+  std::string text = pm::csv_header() + "\n";
+  for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("perfmodel: least squares solves exact systems and refuses dependent columns") {
+  // y = 2 + 3x - z
+  std::vector<std::vector<double>> a;
+  std::vector<double> b;
+  for (double x : {0.0, 1.0, 2.0, 5.0})
+    for (double z : {1.0, 4.0}) a.push_back({1, x, z}), b.push_back(2 + 3 * x - z);
+  const auto x = pm::least_squares(a, b);
+  REQUIRE(x);
+  CHECK((*x)[0] == doctest::Approx(2).epsilon(1e-12));
+  CHECK((*x)[1] == doctest::Approx(3).epsilon(1e-12));
+  CHECK((*x)[2] == doctest::Approx(-1).epsilon(1e-12));
+  // Columns spanning 12 orders of magnitude (seconds per step against bytes per step).
+  std::vector<std::vector<double>> wide;
+  std::vector<double> t;
+  for (double n : {1e4, 1e6, 1e8, 1e10}) wide.push_back({1, n}), t.push_back(3e-6 + n / 2.5e12);
+  const auto w = pm::least_squares(wide, t);
+  REQUIRE(w);
+  CHECK((*w)[0] == doctest::Approx(3e-6).epsilon(1e-9));
+  CHECK((*w)[1] == doctest::Approx(1 / 2.5e12).epsilon(1e-9));
+  CHECK_FALSE(pm::least_squares({{1, 2}, {2, 4}, {3, 6}}, {1, 2, 3}));  // dependent
+  CHECK_FALSE(pm::least_squares({{1, 2}}, {1}));                          // fewer rows than columns
+  // Non-negative: y = 2x - 1 has no non-negative intercept; the best with intercept 0 is
+  // the slope sum(xy) / sum(x^2) = 22 / 14.
+  const std::vector<double> nn = pm::nonnegative_least_squares({{1, 1}, {1, 2}, {1, 3}}, {1, 3, 5});
+  CHECK(nn[0] == 0);
+  CHECK(nn[1] == doctest::Approx(22.0 / 14.0));
+  const std::vector<double> free = pm::nonnegative_least_squares({{1, 1}, {1, 2}, {1, 3}}, {3, 5, 7});
+  CHECK(free[0] == doctest::Approx(1));
+  CHECK(free[1] == doctest::Approx(2));
+}
+
+TEST_CASE("perfmodel: correlation, R^2 and relative errors on known inputs") {
+  CHECK(pm::pearson({1, 2, 3}, {1, 3, 2}) == doctest::Approx(0.5));
+  CHECK(pm::pearson({1, 2, 3}, {3, 2, 1}) == doctest::Approx(-1));
+  CHECK(std::isnan(pm::pearson({1}, {2})));
+  CHECK(std::isnan(pm::pearson({1, 1}, {2, 3})));
+  const pm::Agreement doubled = pm::agreement({1, 2, 3, 4}, {2, 4, 6, 8});
+  CHECK(doubled.rows == 4);
+  CHECK(doubled.pearson == doctest::Approx(1));
+  CHECK(doubled.pearson_log == doctest::Approx(1));
+  CHECK(doubled.r_squared == doctest::Approx(-5));  // 1 - (1 + 4 + 9 + 16) / 5
+  CHECK(doubled.mean_abs_rel == doctest::Approx(1));
+  CHECK(doubled.max_abs_rel == doctest::Approx(1));
+  const pm::Agreement mixed = pm::agreement({1, 2, 4}, {1.1, 1.8, 4});
+  CHECK(mixed.mean_abs_rel == doctest::Approx(0.2 / 3));
+  CHECK(mixed.max_abs_rel == doctest::Approx(0.1));
+  CHECK(mixed.rms_rel == doctest::Approx(std::sqrt(0.02 / 3)));
+  CHECK(mixed.r_squared == doctest::Approx(1 - 0.05 / (14.0 / 3)));  // about the mean 7/3
+  const pm::Agreement exact = pm::agreement({1, 10, 100}, {1, 10, 100});
+  CHECK(exact.r_squared == doctest::Approx(1));
+  CHECK(exact.max_abs_rel == 0);
+}
+
+TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") {
+  SUBCASE("exact timings: every constant, both regimes, and the bytes view preferred") {
+    const pm::FittedModel f = pm::fit(bytes_sweep(0));
+    REQUIRE(f.groups.size() == 2);
+    CHECK(f.preferred == pm::View::bytes);
+    for (const pm::GroupFit& g : f.groups) {
+      const pm::ComputeConstants& c = g.of(pm::View::bytes);
+      INFO(g.kind);
+      CHECK(c.cache_fitted);
+      CHECK(c.launch == doctest::Approx(kLaunch).epsilon(1e-6));
+      CHECK(c.per_work == doctest::Approx(1 / kBandwidth).epsilon(1e-6));
+      CHECK(c.per_work_cache == doctest::Approx(1 / kCacheBandwidth).epsilon(1e-6));
+      CHECK(c.rms_rel < 1e-9);
+    }
+    // One bandwidth explains grids and meshes alike; one cost per cell cannot (34 vs 27 B).
+    const pm::GroupFit* shared = f.shared_group("lifelike", "sync");
+    REQUIRE(shared);
+    CHECK(shared->of(pm::View::bytes).rms_rel < 1e-9);
+    CHECK(shared->of(pm::View::cycles).rms_rel > 0.01);
+    const pm::Agreement a = pm::agreement_over(f, bytes_sweep(0), pm::View::bytes);
+    CHECK(a.pearson == doctest::Approx(1));
+    CHECK(a.max_abs_rel < 1e-9);
+  }
+  SUBCASE("2% noise: constants within a few percent, correlation above 0.99") {
+    const pm::FittedModel f = pm::fit(bytes_sweep(0.02));
+    const pm::ComputeConstants& c = f.group("lifelike", "sync", "grid")->of(pm::View::bytes);
+    CHECK(c.launch == doctest::Approx(kLaunch).epsilon(0.05));
+    CHECK(c.per_work == doctest::Approx(1 / kBandwidth).epsilon(0.03));
+    CHECK(c.per_work_cache == doctest::Approx(1 / kCacheBandwidth).epsilon(0.05));
+    const pm::Agreement a = pm::agreement_over(f, bytes_sweep(0.02), f.preferred);
+    CHECK(a.pearson > 0.99);
+    CHECK(a.pearson_log > 0.99);
+    CHECK(a.max_abs_rel < 0.05);
+  }
+  SUBCASE("a cost per cell whatever the bytes: the cycles view is preferred") {
+    std::vector<pm::Measurement> rows;
+    for (int k = 10; k <= 22; k += 3)
+      for (double bytes : {20.0, 60.0}) {
+        const double n = std::ldexp(1.0, k);
+        pm::Measurement m = row("grid", bytes < 30 ? "grid" : "hubs", "ising", std::uint64_t(n), bytes, 5e-6 + n * 2e-11);
+        m.cache_bytes = 0;  // unknown: one regime
+        rows.push_back(m);
+      }
+    const pm::FittedModel f = pm::fit(rows);
+    CHECK(f.preferred == pm::View::cycles);
+    const pm::ComputeConstants& c = f.shared_group("ising", "sync")->of(pm::View::cycles);
+    CHECK_FALSE(c.cache_fitted);
+    CHECK(c.launch == doctest::Approx(5e-6).epsilon(1e-6));
+    CHECK(c.per_work == doctest::Approx(2e-11).epsilon(1e-6));
+    // 2e-11 s per cell at 1 GHz on 100 SMs: 2 SM-cycles per cell.
+  }
+  SUBCASE("the exchange: round trip, latency per message and halo bandwidth from partitioned rows") {
+    const std::vector<pm::Measurement> rows = two_model_sweep();
+    const pm::FittedModel f = pm::fit(rows);
+    REQUIRE(f.exchange);
+    CHECK(f.exchange->rows == 24);  // 2 models x 2 rank counts x grids of 2^18 to 2^28
+    const int b = int(pm::View::bytes);
+    CHECK(f.exchange->round_trip[b] == doctest::Approx(kRoundTrip).epsilon(1e-6));
+    CHECK(f.exchange->latency[b] == doctest::Approx(kLatency).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_byte[b] == doctest::Approx(1 / kHaloBandwidth).epsilon(1e-6));
+    CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+  }
+  SUBCASE("one peer and one variable everywhere: the round trip takes what a message costs") {
+    std::vector<pm::Measurement> rows = bytes_sweep(0);
+    for (int k = 18; k <= 26; k += 2)
+      rows.push_back(on_parts(row("grid", "grid", "lifelike", std::uint64_t(1) << k, 34, 0), 2, 1, std::uint64_t(1) << (k / 2 + 1)));
+    const pm::FittedModel f = pm::fit(rows);
+    REQUIRE(f.exchange);
+    CHECK(f.exchange->round_trip[1] == doctest::Approx(kRoundTrip + kLatency).epsilon(1e-6));
+    CHECK(f.exchange->latency[1] == 0);
+    CHECK(f.exchange->seconds_per_byte[1] == doctest::Approx(1 / kHaloBandwidth).epsilon(1e-6));
+  }
+  SUBCASE("what cannot be fitted is refused or noted") {
+    CHECK_THROWS_WITH_AS(pm::fit({}), "no timings to fit", Error);
+    std::vector<pm::Measurement> two_devices = bytes_sweep(0);
+    two_devices[3].device = "Other GPU";
+    CHECK_THROWS_WITH_AS(pm::fit(two_devices), doctest::Contains("fit one machine at a time"), Error);
+    std::vector<pm::Measurement> with_file = bytes_sweep(0);
+    with_file.push_back(row("graph:4elt.graph", "hubs", "lifelike", 15606, 30, 4e-6));
+    const pm::FittedModel f = pm::fit(with_file);
+    CHECK_FALSE(f.group("lifelike", "sync", "hubs"));
+    REQUIRE(f.notes.size() == 1);
+    CHECK(contains(f.notes[0], "too few to fit"));
+    pm::Measurement file_row = with_file.back();
+    CHECK(pm::predict(f, file_row, pm::View::bytes).basis == "lifelike|sync|*");  // the shared fit
+    file_row.model = "sir";
+    CHECK_THROWS_WITH_AS(pm::predict(f, file_row, pm::View::bytes), doctest::Contains("no constants for model sir"), Error);
+  }
+}
+
+TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out ones") {
+  std::vector<pm::Measurement> rows = two_model_sweep();
+  pm::Holdout holdout;
+  holdout.cells_above = std::uint64_t(1) << 26;  // the 2^28 grids
+  holdout.ranks_above = 2;                       // 4 GPUs when fitted on 1 and 2
+  holdout.sources = {"rgg:18"};                  // a graph left out
+  const pm::Validation v = pm::validate(rows, holdout, 0.10);
+  CHECK(v.held_out.size() == 2 + 2 + 2 + 12);  // 2^28 grids, their 2 parts, rgg 2^18, all on 4 parts (2 models)
+  CHECK(v.pass);
+  for (const pm::ValidatedRow& r : v.held_out) {
+    INFO(r.row.source, " ", r.row.model, " on ", r.row.ranks);
+    REQUIRE(r.prediction);
+    CHECK(std::abs(r.rel_error) < 1e-6);
+  }
+  // A held-out row 20% slower than the model says fails, and only it.
+  REQUIRE(rows[6].cells == std::uint64_t(1) << 28);
+  rows[6].seconds_per_step *= 1.2;
+  const pm::Validation slower = pm::validate(rows, holdout, 0.10);
+  CHECK_FALSE(slower.pass);
+  int outside = 0;
+  for (const pm::ValidatedRow& r : slower.held_out)
+    if (!r.within) {
+      ++outside;
+      CHECK(r.rel_error == doctest::Approx(1 / 1.2 - 1).epsilon(1e-6));
+    }
+  CHECK(outside == 1);
+  // Held-out partitioned rows with no partitioned row kept cannot be judged.
+  pm::Holdout all_parts;
+  all_parts.ranks_above = 1;
+  const pm::Validation no_exchange = pm::validate(rows, all_parts, 0.10);
+  CHECK_FALSE(no_exchange.pass);
+  CHECK(contains(no_exchange.held_out[0].why, "no exchange constants"));
+  CHECK_THROWS_WITH_AS(pm::validate(rows, pm::Holdout{}, 0.1), doctest::Contains("no row is held out"), Error);
+  pm::Holdout everything;
+  everything.cells_above = 1;
+  CHECK_THROWS_WITH_AS(pm::validate(rows, everything, 0.1), doctest::Contains("nothing is left to fit"), Error);
+}
+
+TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the file and line") {
+  std::vector<pm::Measurement> rows = bytes_sweep(0.01);
+  rows[0].source = "graph:a \"quoted\", odd name.graph";
+  rows[1] = on_parts(rows[1], 3, 2, 77);
+  std::string text = pm::csv_header() + "\n# a note\n\n";
+  for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
+  std::istringstream in(text);
+  const std::vector<pm::Measurement> back = pm::parse_measurements(in, "t.csv");
+  REQUIRE(back.size() == rows.size());
+  CHECK(back[0].source == rows[0].source);
+  CHECK(back[0].origin == "t.csv:4");
+  CHECK(back[1].ranks == 3);
+  CHECK(back[1].halo_cells_max == 77);
+  CHECK(back[1].messages() == 2);
+  for (std::size_t i = 0; i < rows.size(); ++i) CHECK(back[i].seconds_per_step == doctest::Approx(rows[i].seconds_per_step).epsilon(1e-9));
+
+  const std::string header = pm::csv_header() + "\n";
+  const std::string good = pm::csv_row(rows[2]);
+  auto with_field = [&](const std::string& column, const std::string& value) {
+    std::vector<std::string> names, fields;
+    std::istringstream h(pm::csv_header()), f(good);
+    for (std::string s; std::getline(h, s, ',');) names.push_back(s);
+    for (std::string s; std::getline(f, s, ',');) fields.push_back(s);
+    std::string line;
+    for (std::size_t i = 0; i < names.size(); ++i) line += (i ? "," : "") + (names[i] == column ? value : fields[i]);
+    return line;
+  };
+  struct Case {
+    std::string text, message;
+  } cases[] = {
+      {"", "t.csv:0: no header"},
+      {"source,kind\n", "t.csv:1: the header has no column"},
+      {"source,speed\n", "t.csv:1: unknown column 'speed'"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 23 fields, the header has 22"},
+      {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
+      {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
+      {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
+      {header + with_field("seconds_per_step", "nan") + "\n", "t.csv:2: seconds_per_step: 'nan' is not a number"},
+      {header + with_field("kind", "mesh") + "\n", "t.csv:2: kind: 'mesh' is not one of grid, graph, hubs"},
+      {header + with_field("update", "sometimes") + "\n", "t.csv:2: update: "},
+      {header + with_field("part_cells_max", "99999999999") + "\n", "t.csv:2: part_cells_max exceeds cells"},
+      {header + with_field("source", "\"open") + "\n", "t.csv:2: a quoted field is not closed"},
+      {header + with_field("ranks", "0") + "\n", "t.csv:2: ranks: must be at least 1"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    std::istringstream bad(c.text);
+    CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains(c.message.c_str()), ParseError);
+  }
+  CHECK_THROWS_WITH_AS(pm::read_measurements("/nonexistent/t.csv"), doctest::Contains("cannot open /nonexistent/t.csv"), Error);
+}
+
+TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line") {
+  const std::vector<pm::Measurement> rows = two_model_sweep();
+  pm::FittedModel f = pm::fit(rows);
+  f.notes.push_back("a note");
+  std::ostringstream out;
+  pm::write_fit(out, f);
+  std::istringstream in(out.str());
+  const pm::FittedModel back = pm::parse_fit(in, "f.fit");
+  CHECK(back.preferred == f.preferred);
+  CHECK(back.machine.device == "Synthetic GPU");
+  CHECK(back.machine.cache_bytes == kCache);
+  REQUIRE(back.groups.size() == f.groups.size());
+  REQUIRE(back.shared.size() == f.shared.size());
+  REQUIRE(back.exchange);
+  CHECK(back.exchange->latency[1] == f.exchange->latency[1]);
+  CHECK(back.notes == f.notes);
+  for (const pm::Measurement& m : rows)
+    for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
+
+  const std::string text = out.str();
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  auto line_of = [&](const std::string& what) {
+    return std::to_string(std::count(text.begin(), text.begin() + std::ptrdiff_t(text.find(what)), '\n') + 1);
+  };
+  struct Case {
+    std::string text, message;
+  } cases[] = {
+      {"", "f.fit:0: not a cellgraph perfmodel fit"},
+      {"hello\n", "f.fit:1: expected 'key = value'"},
+      {replaced("format = 1", "format = 7"), "format '7'"},
+      {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
+      {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
+      {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
+      {replaced("cycles.cache_fitted = ", "cycles.cache_fitted = maybe"), "'cycles.cache_fitted' must be true or false"},
+      {replaced("rows = ", "rows = 2\nrows = "), "'rows' given twice"},
+      {replaced("[exchange]\n", "[exchange]\ncolour = red\n"), "unknown key 'colour' in [exchange]"},
+      {replaced("preferred_view = ", "preferred_view = x"), "preferred_view must be cycles or bytes"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text.substr(0, 300));
+    std::istringstream bad(c.text);
+    CHECK_THROWS_WITH_AS(pm::parse_fit(bad, "f.fit"), doctest::Contains(c.message.c_str()), ParseError);
+  }
+}
+
+TEST_CASE("perfmodel: grid slabs estimate the block partition's parts, halo and peers") {
+  struct Case {
+    std::string size, neighborhood, boundary;
+    std::uint32_t parts;
+  } cases[] = {
+      {"64x64", "moore", "periodic", 2},   {"64x64", "moore", "periodic", 4},     {"64x64", "moore", "fixed:0", 2},
+      {"64x64", "moore", "fixed:0", 5},    {"60x50", "vonneumann", "periodic", 3}, {"16x16x16", "moore", "periodic", 4},
+      {"16x16x16", "moore", "reflective", 3}, {"100x30", "moore:2", "periodic", 6},
+  };
+  for (const Case& c : cases) {
+    INFO(c.size, " ", c.neighborhood, " ", c.boundary, " in ", c.parts);
+    GridSpec grid;
+    grid.size = parse_grid_size(c.size, &grid.dims);
+    grid.stencil = parse_stencil(c.neighborhood, grid.dims);
+    grid.boundary = parse_boundary(c.boundary);
+    const Graph g = build_grid_graph(grid);
+    PartitionOptions block;
+    block.method = PartitionMethod::block;
+    const PartitionReport r = partition_report(g, partition_graph(g, c.parts, block), c.parts);
+    const std::optional<pm::PartShape> s = pm::grid_slab_estimate(grid, c.parts);
+    REQUIRE(s);
+    CHECK(s->cells_max == *std::max_element(r.vertices.begin(), r.vertices.end()));
+    CHECK(s->peers_max == *std::max_element(r.peers.begin(), r.peers.end()));
+    // The estimate counts the ids a slab reaches below and above: a little more than the
+    // rows or planes it reads (the reach along the faster axes).
+    const double exact = double(*std::max_element(r.halo.begin(), r.halo.end()));
+    CHECK(double(s->halo_max) >= exact);
+    CHECK(double(s->halo_max) <= 1.1 * exact + 2);
+  }
+  GridSpec thin;
+  thin.size = parse_grid_size("8x8", &thin.dims);
+  thin.stencil = parse_stencil("moore", 2);
+  CHECK_FALSE(pm::grid_slab_estimate(thin, 8));  // slabs of one row: thinner than the reach
+  CHECK(pm::grid_slab_estimate(thin, 1)->halo_max == 0);
+}
+
+TEST_CASE("perfmodel: the best GPU count where the answer is known") {
+  // One cost per cell and a latency per message; every part a peer of every other (the worst
+  // METIS split): T(K) = 1 ms / K + 0.1 ms * (K - 1), least at K = 3 (sqrt(10) = 3.16).
+  pm::FittedModel f;
+  f.machine.backend = "cuda";
+  pm::GroupFit g;
+  g.model = "lifelike";
+  g.update = "sync";
+  g.kind = "*";
+  g.view[int(pm::View::cycles)].per_work = g.view[int(pm::View::cycles)].per_work_cache = 1e-3 / 1e6;
+  f.shared.push_back(g);
+  pm::ExchangeFit e;
+  e.latency[int(pm::View::cycles)] = 1e-4;
+  f.exchange = e;
+  pm::Measurement base;
+  base.model = "lifelike";
+  base.update = "sync";
+  base.kind = "graph";
+  base.cells = 1000000;
+  base.bytes_per_cell = base.state_bytes = 1;
+  std::vector<pm::Split> all_to_all;
+  for (std::uint32_t k = 1; k <= 8; ++k) all_to_all.push_back({k, {1000000 / k, 100, k - 1}});
+  const std::vector<pm::Prediction> p = pm::predict_splits(f, base, all_to_all, pm::View::cycles);
+  CHECK(p[0].seconds_per_step == doctest::Approx(1e-3));
+  CHECK(p[3].seconds_per_step == doctest::Approx(2.5e-4 + 3e-4));
+  CHECK(pm::fastest(p) == 2);  // three GPUs
+  // Slabs of a grid have at most two peers: more GPUs keep paying off up to the last.
+  GridSpec grid;
+  grid.size = parse_grid_size("1000x1000", &grid.dims);
+  grid.stencil = parse_stencil("moore", 2);
+  std::vector<pm::Split> slabs;
+  for (std::uint32_t k = 1; k <= 8; ++k) slabs.push_back({k, *pm::grid_slab_estimate(grid, k)});
+  CHECK(pm::fastest(pm::predict_splits(f, base, slabs, pm::View::cycles)) == 7);
+  // Ties go to fewer GPUs.
+  CHECK(pm::fastest({{1, 0, 0, "", true}, {1, 0, 0, "", true}}) == 0);
+}
+
+TEST_CASE("perfmodel: model specs and layout kinds") {
+  const pm::ModelSpec s = pm::parse_model_spec("sir:tau=8:beta=0.05@colored");
+  CHECK(s.name == "sir");
+  CHECK(s.update == "colored");
+  CHECK(s.key() == "sir:beta=0.05:tau=8");
+  CHECK(pm::parse_model_spec("lifelike@alpha:0.5").update == "alpha:0.5");
+  CHECK(pm::parse_model_spec("lifelike:rule=B36/S23").key() == "lifelike:rule=B36/S23");
+  for (const char* bad : {"", ":p=1", "sir:beta", "sir:=3", "sir@", "sir:a=1:a=2"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(pm::parse_model_spec(bad), Error);
+  }
+  GridSpec grid;
+  grid.size = parse_grid_size("16x16", &grid.dims);
+  grid.stencil = parse_stencil("moore", 2);
+  CHECK(pm::layout_kind(build_grid_graph(grid), {}) == "grid");
+  CHECK(pm::layout_kind(generate_graph("rgg:4096:6", 1), {}) == "graph");
+  std::vector<std::pair<VertexId, VertexId>> star;
+  for (VertexId leaf = 1; leaf <= 300; ++leaf) star.emplace_back(0, leaf);
+  CHECK(pm::layout_kind(graph_from_edges(301, star), {}) == "hubs");
+  // A fit resolves a model by its spec, or by its name when only one spec of it was fitted.
+  pm::FittedModel f;
+  pm::GroupFit g;
+  g.model = "sir:beta=0.05:tau=8";
+  g.update = "sync";
+  g.kind = "*";
+  f.shared.push_back(g);
+  CHECK(f.resolve_model("sir", "sync") == "sir:beta=0.05:tau=8");
+  CHECK_THROWS_WITH_AS(f.resolve_model("sir", "colored"), doctest::Contains("no constants for model sir with update colored"), Error);
+  g.model = "sir:beta=0.3";
+  f.shared.push_back(g);
+  CHECK(f.resolve_model("sir:beta=0.3", "sync") == "sir:beta=0.3");
+  CHECK_THROWS_WITH_AS(f.resolve_model("sir", "sync"), doctest::Contains("several parameter sets of sir"), Error);
+}
+
+TEST_CASE("cli: perfmodel measure on the CPU writes timings that fit, validate and predict read") {
+  ScratchDir dir;
+  const std::string csv = dir / "t.csv";
+  const std::string measure = "perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --out " + csv;
+  auto r = run_cli(measure + " --sources grid@6:8:2 --models lifelike");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  std::vector<pm::Measurement> rows = pm::read_measurements(csv);
+  REQUIRE(rows.size() == 2);
+  for (const pm::Measurement& m : rows) {
+    CHECK(m.kind == "grid");
+    CHECK(m.model == "lifelike");
+    CHECK(m.update == "sync");
+    CHECK(m.backend == "cpu");
+    CHECK(m.ranks == 1);
+    CHECK(m.threads == 1);
+    CHECK(m.bytes_per_cell == 34);  // one byte read and written, 8 neighbor indices
+    CHECK(m.state_bytes == 1);
+    CHECK(m.exchanges == 0);
+    CHECK(m.steps >= 2);
+    CHECK(m.seconds_per_step > 0);
+  }
+  CHECK(rows[0].cells == 64);
+  CHECK(rows[0].source == "grid:8x8:moore");
+  CHECK(rows[1].cells == 256);
+  r = run_cli(measure + " --append --sources rgg@7,grid:vonneumann@8 --models lifelike,ising");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  rows = pm::read_measurements(csv);
+  REQUIRE(rows.size() == 6);
+  CHECK(rows[2].source == "rgg:128:8");
+  CHECK(rows[3].update == "colored");
+  CHECK(rows[3].bytes_per_cell == doctest::Approx(rows[2].bytes_per_cell + 4));  // the class list
+  CHECK(rows[5].bytes_per_cell == 2 + 4 * 4 + 4);
+
+  r = run_cli("perfmodel fit " + csv + " --out " + dir / "f.fit" + " --predictions " + dir / "p.csv");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "preferred view: "));
+  CHECK(contains(r.out, "lifelike|sync|grid"));
+  const std::string predictions = read_file(dir / "p.csv");
+  CHECK(predictions.rfind("source,kind,model,update,ranks,cells,measured,predicted_cycles,predicted_bytes,preferred,held_out\n", 0) == 0);
+  CHECK(std::count(predictions.begin(), predictions.end(), '\n') == 1 + 6);  // every row: by its group or shared
+  // A CPU fit predicts up to one rank per core of its host.
+  r = run_cli("perfmodel predict --model-file " + dir / "f.fit" + " --grid 32x32 --steps 10 --gpus 2");
+  if (rows[0].sm_count >= 2) {
+    REQUIRE_MESSAGE(r.status == 0, r.out);
+    CHECK(contains(r.out, "prediction: 2 ranks"));
+  } else {
+    CHECK(r.status == 1);
+    CHECK(contains(r.out, "at most one rank per core"));
+  }
+  r = run_cli("perfmodel validate " + csv + " --holdout-source vonneumann --predictions " + dir / "v.csv");
+  CHECK_MESSAGE((r.status == 0 || r.status == 3), r.out);  // pass or fail: no timing is asserted
+  CHECK(contains(r.out, "held out (2 rows)"));
+}
+
+TEST_SUITE("mpi") {
+  TEST_CASE("cli: perfmodel measure on two ranks records the parts and their halo" *
+            doctest::skip(!std::filesystem::exists(cellgraph::test::mpiexec_path()))) {
+    ScratchDir dir;
+    const auto r = run_cli_ranks(2, "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources grid@8 "
+                                    "--models lifelike,ising --out " + dir / "t.csv");
+    REQUIRE_MESSAGE(r.status == 0, r.out);
+    const std::vector<pm::Measurement> rows = pm::read_measurements(dir / "t.csv");
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].ranks == 2);
+    CHECK(rows[0].cells == 256);
+    CHECK(rows[0].part_cells_max == 128);
+    CHECK(rows[0].halo_cells_max == 32);  // a row above and below each slab of 8 rows
+    CHECK(rows[0].peers_max == 1);
+    CHECK(rows[0].exchanges == 1);
+    CHECK(rows[1].exchanges > 1);  // colored: an exchange per class
+  }
+}
+
+TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing") {
+  ScratchDir dir;
+  const std::string bad_csv = dir.write("bad.csv", pm::csv_header() + "\nnot,a,row\n");
+  const std::string garbled = dir.write("garbled.fit", "format = 1\npreferred_view = bytes\ncache_regime = true\n[machine]\nspeed = 3\n");
+  struct Case {
+    std::string args, message;
+    int status;
+  } cases[] = {
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 22", 1},
+      {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
+      {"perfmodel predict --model-file " + dir / "missing.fit" + " --grid 8x8", "cannot open " + dir / "missing.fit", 1},
+      {"perfmodel predict --model-file " + garbled + " --grid 8x8", "garbled.fit:4: [machine] has no 'device'", 1},
+      {"perfmodel predict --grid 8x8", "--model-file FIT is required", 1},
+      {"perfmodel measure --sources grid@6", "--out FILE is required", 1},
+      {"perfmodel measure --backend cpu --sizes 40 --out " + dir / "t.csv", "bad sizes '40'", 1},
+      {"perfmodel measure --backend cpu --sources torus --out " + dir / "t.csv", "unknown source 'torus'", 1},
+      {"perfmodel measure --backend cpu --models nosuch --out " + dir / "t.csv", "unknown model 'nosuch'", 1},
+      {"perfmodel measure --backend cpu --sources grid@6 --out /nonexistent/dir/t.csv", "cannot write /nonexistent/dir/t.csv", 1},
+      {"perfmodel validate " + bad_csv, "bad.csv:2:", 1},
+      {"perfmodel frobnicate", "unknown command 'frobnicate'", 2},
+      {"perfmodel", "usage: cellgraph perfmodel COMMAND", 2},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_cli(c.args);
+    INFO(c.args, " -> ", r.out);
+    CHECK(r.status == c.status);
+    CHECK(contains(r.out, c.message));
+    CHECK(dir.files() == std::set<std::string>{"bad.csv", "garbled.fit"});
+  }
+}
+
+TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
+  ScratchDir dir;
+  // A grid step of 1 ms on one GPU (1e-3 / 2^20 s per cell) and a latency per message of
+  // `latency`: 2 ms makes one GPU the fastest, none makes eight.
+  auto fit_with_latency = [&](const std::string& name, const std::string& latency) {
+    return dir.write(name, "format = 1\npreferred_view = cycles\ncache_regime = true\n[machine]\ndevice = Synthetic GPU\n"
+                           "backend = cuda\nsm_count = 100\nthreads = 1\nclock_mhz = 1000\ncache_bytes = 0\ncopy_gbps = 3000\n"
+                           "[group]\nmodel = lifelike\nupdate = sync\nkind = *\nrows = 7\nstate_bytes = 1\nvariables = 1\n"
+                           "cycles.launch = 0\ncycles.per_work = 9.5367431640625e-10\ncycles.per_work_cache = 9.5367431640625e-10\n"
+                           "cycles.cache_fitted = false\ncycles.rms_rel = 0\nbytes.launch = 0\nbytes.per_work = 0\n"
+                           "bytes.per_work_cache = 0\nbytes.cache_fitted = false\nbytes.rms_rel = 0\n"
+                           "[exchange]\nrows = 3\ncycles.round_trip = 0\ncycles.latency = " + latency +
+                           "\ncycles.seconds_per_byte = 0\nbytes.round_trip = 0\nbytes.latency = 0\nbytes.seconds_per_byte = 0\n");
+  };
+  const std::string predict = " --grid 1024x1024 --steps 1000 --gpus auto --max-gpus 8";
+  auto r = run_cli("perfmodel predict --model-file " + fit_with_latency("slow.fit", "0.002") + predict);
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "best: 1 GPU, 1 ms per step, 1 s for 1000 steps"));
+  r = run_cli("perfmodel predict --model-file " + fit_with_latency("fast.fit", "0") + predict);
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "best: 8 GPUs, 0.125 ms per step, 0.125 s for 1000 steps (8x one GPU)"));
+  r = run_cli("perfmodel predict --model-file " + dir / "fast.fit" + predict + " --model sir");
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "no constants for model sir with update sync"));
+
+  // validate: exit 0 when the held-out rows are within the tolerance, 3 when not.
+  std::vector<pm::Measurement> rows = bytes_sweep(0);
+  const std::string csv = dir.write("s.csv", csv_of(rows));
+  r = run_cli("perfmodel validate " + csv + " --holdout-cells-above 2^26 --holdout-source rgg:18");
+  CHECK_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "validation passed"));
+  rows[6].seconds_per_step *= 1.5;
+  dir.write("s.csv", csv_of(rows));
+  r = run_cli("perfmodel validate " + csv + " --holdout-cells-above 2^26 --out " + dir / "v.fit");
+  CHECK_MESSAGE(r.status == 3, r.out);
+  CHECK(contains(r.out, "validation FAILED"));
+  CHECK(contains(r.out, "OUTSIDE"));
+  CHECK(std::filesystem::exists(dir / "v.fit"));  // the fit itself is fine, and written
+}
+
+TEST_CASE("tools: plot_perfmodel.py draws measured against predicted, and refuses bad input" *
+          doctest::skip(!on_path("python3") || !on_path("gnuplot"))) {
+  ScratchDir dir;
+  const std::string tool = "CELLGRAPH_PLOTTER=gnuplot python3 " + data_path("../tools/plot_perfmodel.py") + " ";
+  const std::string csv = dir.write("s.csv", csv_of(bytes_sweep(0.02)));
+  auto r = run_cli("perfmodel validate " + csv + " --holdout-cells-above 2^26 --predictions " + dir / "p.csv");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  r = cellgraph::test::run_command(tool + dir / "p.csv" + " --size 600x500");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  const RgbImage plot = read_png(dir / "p.png");
+  CHECK(plot.width == 600);
+  CHECK(plot.height == 500);
+  std::size_t coloured = 0;  // the points; axes, labels and the diagonal are grey
+  for (std::size_t i = 0; i < plot.rgb.size(); i += 3)
+    coloured += plot.rgb[i] != plot.rgb[i + 1] || plot.rgb[i + 1] != plot.rgb[i + 2];
+  CHECK(coloured > 50);
+  const std::string bad = dir.write("bad.csv", read_file(dir / "p.csv") + "grid,grid,lifelike,sync,1,4,fast,1,1,bytes,0\n");
+  r = cellgraph::test::run_command(tool + bad + " -o " + dir / "x.png");
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "bad.csv:14: a time is not a positive number"));
+  r = cellgraph::test::run_command(tool + csv + " -o " + dir / "x.png");  // a timings CSV, not predictions
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "s.csv:1: expected the header"));
+  CHECK_FALSE(std::filesystem::exists(dir / "x.png"));
+}
