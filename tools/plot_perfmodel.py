@@ -16,22 +16,16 @@ temporary file and renamed, so a failure leaves nothing behind.
 """
 import argparse
 import csv
-import importlib.util
 import math
 import os
-import shutil
-import subprocess
 import sys
 
-NO_PLOTTER = 3
+from plotting import NO_PLOTTER, InputError, choose_plotter, gnuplot_string, parse_size, run_gnuplot
+
 COLUMNS = ["source", "kind", "model", "update", "ranks", "cells", "measured", "predicted_cycles",
            "predicted_bytes", "preferred", "held_out"]
 KINDS = ["grid", "graph", "hubs"]
 COLOURS = {"grid": "#1f77b4", "graph": "#2ca02c", "hubs": "#d62728"}
-
-
-class InputError(Exception):
-    pass
 
 
 def read_predictions(path):
@@ -89,25 +83,6 @@ def summary(rows, view):
     return text
 
 
-def choose_plotter():
-    forced = os.environ.get("CELLGRAPH_PLOTTER", "")
-    if forced not in ("", "matplotlib", "gnuplot"):
-        raise InputError("CELLGRAPH_PLOTTER must be matplotlib or gnuplot")
-    has_matplotlib = importlib.util.find_spec("matplotlib") is not None
-    has_gnuplot = shutil.which("gnuplot") is not None
-    if forced == "matplotlib" and not has_matplotlib:
-        return None, "CELLGRAPH_PLOTTER=matplotlib, but Python cannot import matplotlib"
-    if forced == "gnuplot" and not has_gnuplot:
-        return None, "CELLGRAPH_PLOTTER=gnuplot, but gnuplot is not on PATH"
-    if forced:
-        return forced, ""
-    if has_matplotlib:
-        return "matplotlib", ""
-    if has_gnuplot:
-        return "gnuplot", ""
-    return None, "needs matplotlib (python3-matplotlib) or gnuplot (gnuplot-nox); neither was found"
-
-
 def axis_range(rows, view):
     values = [r["measured"] for r in rows] + [r["predicted_" + view] for r in rows]
     return min(values) / 1.5, max(values) * 1.5
@@ -156,11 +131,6 @@ def plot_matplotlib(rows, view, out, size, title):
     plt.close(fig)
 
 
-def gnuplot_string(text):
-    """A double-quoted gnuplot string: backslashes and quotes escaped, line breaks kept."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
 def plot_gnuplot(rows, view, out, size, title):
     low, high = axis_range(rows, view)
     script = []
@@ -189,19 +159,7 @@ def plot_gnuplot(rows, view, out, size, title):
         "plot " + ", ".join(curves),
         "unset output",
     ]
-    result = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, capture_output=True)
-    if result.returncode != 0:
-        raise InputError("gnuplot failed: " + result.stderr.strip())
-
-
-def parse_size(text):
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not WIDTHxHEIGHT")
-    if not (100 <= w <= 8000 and 100 <= h <= 8000):
-        raise argparse.ArgumentTypeError("width and height must be from 100 to 8000")
-    return w, h
+    run_gnuplot(script)
 
 
 def main():

@@ -14,17 +14,10 @@ temporary file and renamed, so a failure leaves nothing behind.
 """
 import argparse
 import csv
-import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 
-NO_PLOTTER = 3
-
-
-class InputError(Exception):
-    pass
+from plotting import NO_PLOTTER, InputError, choose_plotter, gnuplot_string, parse_size, run_gnuplot
 
 
 def read_stats(path):
@@ -61,25 +54,6 @@ def choose_columns(header, requested):
     return names or header[1:]
 
 
-def choose_plotter():
-    forced = os.environ.get("CELLGRAPH_PLOTTER", "")
-    if forced not in ("", "matplotlib", "gnuplot"):
-        raise InputError("CELLGRAPH_PLOTTER must be matplotlib or gnuplot")
-    has_matplotlib = importlib.util.find_spec("matplotlib") is not None
-    has_gnuplot = shutil.which("gnuplot") is not None
-    if forced == "matplotlib" and not has_matplotlib:
-        return None, "CELLGRAPH_PLOTTER=matplotlib, but Python cannot import matplotlib"
-    if forced == "gnuplot" and not has_gnuplot:
-        return None, "CELLGRAPH_PLOTTER=gnuplot, but gnuplot is not on PATH"
-    if forced:
-        return forced, ""
-    if has_matplotlib:
-        return "matplotlib", ""
-    if has_gnuplot:
-        return "gnuplot", ""
-    return None, "needs matplotlib (python3-matplotlib) or gnuplot (gnuplot-nox); neither was found"
-
-
 def plot_matplotlib(header, rows, columns, out, size, title, log):
     import matplotlib
 
@@ -104,10 +78,6 @@ def plot_matplotlib(header, rows, columns, out, size, title, log):
     plt.close(fig)
 
 
-def gnuplot_string(text):
-    return "'" + text.replace("'", "''") + "'"
-
-
 def plot_gnuplot(header, rows, columns, out, size, title, log):
     # The data travel inside the script as a datablock, so no file name needs quoting but `out`.
     script = ["$stats << EOD"]
@@ -129,19 +99,7 @@ def plot_gnuplot(header, rows, columns, out, size, title, log):
               for n in columns]
     script.append("plot " + ", ".join(curves))
     script.append("unset output")
-    result = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, capture_output=True)
-    if result.returncode != 0:
-        raise InputError("gnuplot failed: " + result.stderr.strip())
-
-
-def parse_size(text):
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not WIDTHxHEIGHT")
-    if not (100 <= w <= 8000 and 100 <= h <= 8000):
-        raise argparse.ArgumentTypeError("width and height must be from 100 to 8000")
-    return w, h
+    run_gnuplot(script)
 
 
 def main():
