@@ -23,13 +23,6 @@ namespace {
 
 Graph sample_mesh() { return read_graph_file(data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph")); }
 
-CompileOptions small_hubs() {
-  CompileOptions c;
-  c.hub_degree = 48;
-  c.giant_degree = 200;
-  return c;
-}
-
 std::vector<std::uint64_t> part_sizes(const std::vector<std::uint32_t>& part, std::uint32_t parts) {
   std::vector<std::uint64_t> sizes(parts, 0);
   for (std::uint32_t p : part) ++sizes.at(p);

@@ -31,15 +31,12 @@ void check_gpu_parts(const std::string& model, const models::Params& params, con
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: partitioned runs on the CUDA backend equal the whole CPU run" * doctest::skip(!cuda_device_available())) {
     const Graph grid = build_grid_graph(square_grid(131, 97, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
-    CompileOptions small_hubs;
-    small_hubs.hub_degree = 48;
-    small_hubs.giant_degree = 200;
     const Graph hubs = rmat_graph(13, 16, 9);
     for (const char* update : {"sync", "alpha:0.6", "colored"}) {
       check_gpu_parts("lifelike", {{"rule", "B3/S23"}}, grid, 3, update);
       check_gpu_parts("ising", {{"T", "2.3"}}, grid, 4, update);
-      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs);
-      check_gpu_parts("lifelike", {{"rule", "/2/3"}, {"p", "0.9"}}, hubs, 2, update, small_hubs);
+      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs());
+      check_gpu_parts("lifelike", {{"rule", "/2/3"}, {"p", "0.9"}}, hubs, 2, update, small_hubs());
     }
   }
 
