@@ -229,20 +229,24 @@ struct CellList {
   }
 };
 
+// The geometry of an UnstructuredGrid piece: its points (x, y, z each) and cells.
+void write_points_and_cells(VtkXml& xml, const std::vector<double>& points_xyz, const CellList& cells) {
+  xml.open("Points");
+  xml.data_array({"Points", 3, 3}, points_xyz);
+  xml.close("Points");
+  xml.open("Cells");
+  xml.data_array({"connectivity"}, cells.connectivity);
+  xml.data_array({"offsets"}, cells.offsets);
+  xml.data_array({"types"}, cells.types);
+  xml.close("Cells");
+}
+
 Skeleton render_unstructured(VtkEncoding encoding, const std::vector<double>& points_xyz,
                              const CellList& cells, std::string_view state_data) {
   const std::string piece = attr("NumberOfPoints", points_xyz.size() / 3) +
                             attr("NumberOfCells", cells.types.size());
-  return render_skeleton(encoding, "UnstructuredGrid", {}, piece, state_data, [&](VtkXml& xml) {
-    xml.open("Points");
-    xml.data_array({"Points", 3, 3}, points_xyz);
-    xml.close("Points");
-    xml.open("Cells");
-    xml.data_array({"connectivity"}, cells.connectivity);
-    xml.data_array({"offsets"}, cells.offsets);
-    xml.data_array({"types"}, cells.types);
-    xml.close("Cells");
-  });
+  return render_skeleton(encoding, "UnstructuredGrid", {}, piece, state_data,
+                         [&](VtkXml& xml) { write_points_and_cells(xml, points_xyz, cells); });
 }
 
 // Calls f(u, v) once per undirected edge, from the row of its smaller end.
@@ -500,14 +504,7 @@ void VtkPointSeries::write(std::uint64_t step, const std::vector<double>& positi
     else xml.data_array({a.name, 3, 3}, as_xyz(a.values, a.components));
   }
   xml.close("PointData");
-  xml.open("Points");
-  xml.data_array({"Points", 3, 3}, as_xyz(positions, dims_));
-  xml.close("Points");
-  xml.open("Cells");
-  xml.data_array({"connectivity"}, cells.connectivity);
-  xml.data_array({"offsets"}, cells.offsets);
-  xml.data_array({"types"}, cells.types);
-  xml.close("Cells");
+  write_points_and_cells(xml, as_xyz(positions, dims_), cells);
   xml.close("Piece");
   xml.close("UnstructuredGrid");
   xml.close("VTKFile");
