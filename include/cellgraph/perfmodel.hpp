@@ -122,8 +122,8 @@ struct ComputeConstants {
   double per_work_cache = 0;   // = per_work unless cache_fitted
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
   // The rows determine the constants: for two-term, their bytes per cell differ by at least
-  // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0) and a
-  // prediction prefers a group whose two-term view is identified (the shared fit).
+  // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0), and
+  // predictions with them say so.
   bool identified = true;
   double rms_rel = 0;          // relative RMS error over the rows fitted
 };
@@ -196,7 +196,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options 
 struct Prediction {
   double seconds_per_step = 0, compute = 0, exchange = 0;
   // "lifelike|sync|grid", or "lifelike|sync|*" (shared fit); with " (bytes)" appended when
-  // the two-term view was asked for and no group of the row identifies it.
+  // the two-term view was asked for and the group does not identify it (its bytes constants).
   std::string basis;
   bool exchange_fitted = true;   // false: partitioned, but the fit has no exchange constants
 };
