@@ -367,8 +367,9 @@ int perfmodel_measure(const Args& args) {
     for (const SweepModel& m : sweep) {
       if (!runs_on(m, n, base.kind)) {
         if (root)
-          std::cout << s.label << "  " << m.spec.key() << " (" << update_rule_text(m.update) << "): skipped (colored updates run "
-                    << "on at most --colored-max-cells cells" << (base.kind == "hubs" ? ", and on hubs with --colored-on-hubs" : "")
+          std::cout << s.label << "  " << m.spec.key() << " (" << update_rule_text(m.update) << "): skipped ("
+                    << (n > colored_max_cells ? "colored updates run on at most --colored-max-cells cells"
+                                              : "colored updates run on hub graphs only with --colored-on-hubs")
                     << ")\n";
         continue;
       }
