@@ -10,6 +10,7 @@ CELLGRAPH_PLOTTER=matplotlib or =gnuplot forces one.
 
     tools/plot_perfmodel.py h100.pred.csv                 # writes h100.pred.png, the fit's preferred view
     tools/plot_perfmodel.py h100.pred.csv --view cycles -o cycles.png
+    tools/plot_perfmodel.py h100.pred.csv --view two-term   # the per-cell + per-byte model
 
 Exit status: 0 written; 1 bad input or options; 3 no plotter found. The PNG is written to a
 temporary file and renamed, so a failure leaves nothing behind.
@@ -22,8 +23,14 @@ import sys
 
 from plotting import NO_PLOTTER, InputError, choose_plotter, gnuplot_string, parse_size, run_gnuplot
 
-COLUMNS = ["source", "kind", "model", "update", "ranks", "cells", "measured", "predicted_cycles",
-           "predicted_bytes", "preferred", "held_out"]
+COLUMNS = ["source", "kind", "model", "update", "ranks", "cells", "bytes_per_cell", "measured", "predicted_cycles",
+           "predicted_bytes", "predicted_two_term", "preferred", "held_out"]
+VIEWS = ["cycles", "bytes", "two-term"]
+
+
+def predicted(view):
+    """The column of a view's predictions ("two-term" -> predicted_two_term)."""
+    return "predicted_" + view.replace("-", "_")
 KINDS = ["grid", "graph", "hubs"]
 COLOURS = {"grid": "#1f77b4", "graph": "#2ca02c", "hubs": "#d62728"}
 
@@ -44,7 +51,7 @@ def read_predictions(path):
             raise InputError(f"{path}:{number}: {len(fields)} values for {len(COLUMNS)} columns")
         row = dict(zip(COLUMNS, fields))
         try:
-            for key in ("measured", "predicted_cycles", "predicted_bytes"):
+            for key in ["measured"] + [predicted(v) for v in VIEWS]:
                 row[key] = float(row[key])
                 if not row[key] > 0 or not math.isfinite(row[key]):
                     raise ValueError
@@ -72,19 +79,19 @@ def pearson(x, y):
 def summary(rows, view):
     """The title's figures: correlation of seconds and of their logs, the largest error."""
     m = [r["measured"] for r in rows]
-    p = [r["predicted_" + view] for r in rows]
+    p = [r[predicted(view)] for r in rows]
     worst = max(abs(b / a - 1) for a, b in zip(m, p))
     held = [r for r in rows if r["held_out"]]
     text = (f"{view} view: pearson {pearson(m, p):.4f}, of logs "
             f"{pearson([math.log(v) for v in m], [math.log(v) for v in p]):.4f}, max error {100 * worst:.1f}%")
     if held:
-        worst_held = max(abs(r["predicted_" + view] / r["measured"] - 1) for r in held)
+        worst_held = max(abs(r[predicted(view)] / r["measured"] - 1) for r in held)
         text += f"\nheld out of the fit: {len(held)} rows, max error {100 * worst_held:.1f}%"
     return text
 
 
 def axis_range(rows, view):
-    values = [r["measured"] for r in rows] + [r["predicted_" + view] for r in rows]
+    values = [r["measured"] for r in rows] + [r[predicted(view)] for r in rows]
     return min(values) / 1.5, max(values) * 1.5
 
 
@@ -94,7 +101,7 @@ def groups(rows, view):
     for kind in KINDS + sorted({r["kind"] for r in rows} - set(KINDS)):
         for several in (False, True):
             for held in (False, True):
-                points = [(r["measured"], r["predicted_" + view]) for r in rows
+                points = [(r["measured"], r[predicted(view)]) for r in rows
                           if r["kind"] == kind and (r["ranks"] > 1) == several and r["held_out"] == held]
                 if points:
                     label = kind + (", several ranks" if several else "") + (", held out" if held else "")
@@ -167,7 +174,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("predictions", help="CSV written by cellgraph perfmodel fit/validate --predictions")
     parser.add_argument("-o", "--output", help="PNG to write (default: the CSV's name with .png)")
-    parser.add_argument("--view", choices=["cycles", "bytes"], help="the view to plot (default: the fit's preferred)")
+    parser.add_argument("--view", choices=VIEWS, help="the view to plot (default: the fit's preferred)")
     parser.add_argument("--size", type=parse_size, default=(900, 800), help="WIDTHxHEIGHT in pixels (900x800)")
     parser.add_argument("--title", help="plot title (default: the file name and the agreement figures)")
     args = parser.parse_args()
@@ -177,8 +184,8 @@ def main():
     try:
         rows = read_predictions(args.predictions)
         view = args.view or rows[0]["preferred"]
-        if view not in ("cycles", "bytes"):
-            raise InputError(f"{args.predictions}:2: preferred view '{view}' is neither cycles nor bytes")
+        if view not in VIEWS:
+            raise InputError(f"{args.predictions}:2: preferred view '{view}' is not one of {', '.join(VIEWS)}")
         title = args.title or f"{os.path.basename(args.predictions)}\n{summary(rows, view)}"
         plotter, why = choose_plotter()
         if plotter is None:

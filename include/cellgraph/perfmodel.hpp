@@ -3,12 +3,17 @@
 // measure` writes, and used to predict other sizes, graphs and GPU counts.
 //
 // Per step on one device (rank), with N_p the largest part's cells and u the rank's parallel
-// units (1 GPU, or its CPU threads):
-//   T = T_launch + a * work,  work = N_p / u             (cycles view: a = C / (f * N_SM))
-//                             work = N_p * B / u         (bytes view:  a = 1 / bandwidth)
-// B the bytes a cell update moves (state read and written, stored neighbor indices). a takes
-// one value while the working set N_p * B fits the device's cache (L2, or the CPU's last
-// level) and another beyond it, when rows of both regimes were measured. Partitioned runs add
+// units (1 GPU, or its CPU threads), three views of the per-cell cost:
+//   T = T_launch + a * N_p / u                            (cycles view: a = C / (f * N_SM))
+//   T = T_launch + a * N_p * B / u                        (bytes view:  a = 1 / bandwidth)
+//   T = T_launch + (c_cell + c_byte * B) * N_p / u        (two-term view)
+// B the bytes a cell update moves (state read and written, stored neighbor indices). The
+// two-term view adds a cost per cell that no byte pays (the rule, the state write, the slice
+// walk); it needs rows whose B differs (several stencils, graph degrees). The per-byte cost
+// takes one value while the working set N_p * B fits the device's cache (L2, or the CPU's
+// last level) and another beyond it, when rows of both regimes were measured (the two-term
+// view's per-cell cost is one: the cache changes what bytes cost, not what a cell does).
+// Partitioned runs add
 //   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
 // of the busiest part: exchanges per step (1; a colored step exchanges after each class), each
 // a round trip through the host; messages = peers * exchanges * variables; halo_bytes = halo
@@ -101,20 +106,31 @@ Agreement agreement(const std::vector<double>& measured, const std::vector<doubl
 // ---------------------------------------------------------------------------------------------
 // The fitted model.
 
-enum class View { cycles, bytes };
-inline constexpr View kViews[] = {View::cycles, View::bytes};
-const char* view_name(View v);
-View parse_view(const std::string& text);  // "cycles" or "bytes"; throws Error
+enum class View { cycles, bytes, two_term };
+inline constexpr int kViewCount = 3;
+inline constexpr View kViews[kViewCount] = {View::cycles, View::bytes, View::two_term};
+const char* view_name(View v);              // "cycles", "bytes", "two-term"
+View parse_view(const std::string& text);  // one of those names; throws Error
 
-// T_launch and the per-work cost of one view: seconds per cell (cycles) or per byte (bytes)
-// of one parallel unit, beyond the cache and within it.
+// T_launch and the per-work cost of one view: seconds per cell (cycles) or per byte (bytes,
+// two-term) of one parallel unit, beyond the cache and within it; the two-term view adds
+// seconds per cell (per_cell) in both regimes.
 struct ComputeConstants {
   double launch = 0;
+  double per_cell = 0;         // two-term only (0 in the one-term views)
   double per_work = 0;
   double per_work_cache = 0;   // = per_work unless cache_fitted
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
+  // The rows determine the constants: for two-term, their bytes per cell differ by at least
+  // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0), and
+  // predictions with them say so.
+  bool identified = true;
   double rms_rel = 0;          // relative RMS error over the rows fitted
 };
+// The least ratio of the largest to the smallest bytes per cell of a group for a two-term fit:
+// below it a cost per cell and a cost per byte cannot be told apart (one layout's B hardly
+// varies with the size: an rgg's 34.1 to 34.3).
+inline constexpr double kTwoTermSpread = 1.2;
 
 // Constants of one group of rows: one (model, update, kind), or kind "*": every kind of a
 // (model, update) sharing one parameter set.
@@ -123,7 +139,8 @@ struct GroupFit {
   std::size_t rows = 0;
   double state_bytes = 0;
   std::uint32_t variables = 1;
-  ComputeConstants view[2];  // indexed by View
+  double bytes_min = 0, bytes_max = 0;  // bytes per cell over its rows
+  ComputeConstants view[kViewCount];     // indexed by View
   const ComputeConstants& of(View v) const { return view[int(v)]; }
 };
 
@@ -132,9 +149,9 @@ struct GroupFit {
 // variable everywhere), the round trip takes it: the paper's T_lat per step.
 struct ExchangeFit {
   std::size_t rows = 0;
-  double round_trip[2] = {0, 0};        // seconds per exchange, by view
-  double latency[2] = {0, 0};           // seconds per message, by view
-  double seconds_per_byte[2] = {0, 0};  // 1 / bandwidth, by view
+  double round_trip[kViewCount] = {};        // seconds per exchange, by view
+  double latency[kViewCount] = {};           // seconds per message, by view
+  double seconds_per_byte[kViewCount] = {};  // 1 / bandwidth, by view
 };
 
 struct Machine {
@@ -171,13 +188,16 @@ struct FitOptions {
 
 // Fits every group with at least two sizes (groups with fewer are noted and predicted through
 // the shared fit), the shared fits, and the exchange from partitioned rows. The preferred view
-// is the one whose shared fits (one parameter set across layouts) err less. Throws Error when
+// is the one whose shared fits (one parameter set across layouts) err less; two-term only
+// where every shared fit identifies it. Throws Error when
 // the rows come from several devices or backends, or when no one-rank rows fit anything.
 FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options = {});
 
 struct Prediction {
   double seconds_per_step = 0, compute = 0, exchange = 0;
-  std::string basis;             // "lifelike|sync|grid", or "lifelike|sync|*" (shared fit)
+  // "lifelike|sync|grid", or "lifelike|sync|*" (shared fit); with " (bytes)" appended when
+  // the two-term view was asked for and the group does not identify it (its bytes constants).
+  std::string basis;
   bool exchange_fitted = true;   // false: partitioned, but the fit has no exchange constants
 };
 // The step time of a configuration (a Measurement's fields; its timing is ignored). Throws

@@ -95,6 +95,30 @@ void print_groups(std::ostream& out, const pm::FittedModel& f, const std::vector
   }
 }
 
+// The two-term view per group, and which of the three forms explains the group's rows best
+// (the lowest relative RMS error; two-term only where its rows identify it).
+void print_two_term(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::GroupFit>& groups) {
+  const pm::Machine& m = f.machine;
+  for (const pm::GroupFit& g : groups) {
+    const pm::ComputeConstants& t = g.of(pm::View::two_term);
+    std::ostringstream name, range;
+    name << g.model << "|" << g.update << "|" << g.kind;
+    range << figure(g.bytes_min) << "-" << figure(g.bytes_max);
+    pm::View best = pm::View::cycles;
+    for (pm::View v : pm::kViews)
+      if (g.of(v).identified && g.of(v).rms_rel < g.of(best).rms_rel) best = v;
+    out << "  " << std::left << std::setw(34) << name.str() << std::right << std::setw(5) << g.rows << std::setw(12)
+        << range.str();
+    if (t.identified)
+      out << std::setw(10) << figure(t.launch * 1e6) << std::setw(10) << figure(cycles_per_cell(m, t.per_cell))
+          << std::setw(10) << gbps(m, t.per_work) << std::setw(9) << (t.cache_fitted ? gbps(m, t.per_work_cache) : "-");
+    else
+      out << std::setw(39) << "(one B: not identified)";
+    out << std::setw(9) << percent(g.of(pm::View::cycles).rms_rel) << std::setw(8) << percent(g.of(pm::View::bytes).rms_rel)
+        << std::setw(8) << (t.identified ? percent(t.rms_rel) : "-") << "  " << pm::view_name(best) << "\n";
+  }
+}
+
 void print_agreement_row(std::ostream& out, const std::string& label, const pm::Agreement& a) {
   out << "  " << std::left << std::setw(8) << label << std::right << std::setw(6) << a.rows << std::setw(10)
       << figure(a.pearson, 4) << std::setw(13) << figure(a.pearson_log, 4) << std::setw(9) << figure(a.r_squared, 4)
@@ -120,7 +144,7 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
       << figure(m.cache_bytes / 1048576) << " MiB, copy " << figure(m.copy_gbps) << " GB/s"
       << (m.backend == "cpu" ? ", " + std::to_string(m.threads) + " threads" : "") << "\n";
   for (const std::string& note : f.notes) out << "note: " << note << "\n";
-  out << "\none rank: T = launch + cost x work; work = cells (cycles view) or bytes (bytes view) per "
+  out << "\none rank, the one-term views: T = launch + cost x work; work = cells (cycles view) or bytes (bytes view) per "
       << (m.backend == "cuda" ? "GPU" : "thread") << ";\nseparate costs beyond and within the cache "
       << (f.cache_regime ? "where both were measured" : "off (--no-cache-regime)") << "\n"
       << "  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows" << std::setw(10)
@@ -130,6 +154,15 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   print_groups(out, f, f.groups);
   out << " one parameter set per model and update, shared by every layout kind (*):\n";
   print_groups(out, f, f.shared);
+  out << "\ntwo-term: T = launch + (cost per cell + cost per byte x B) x cells; the per-cell cost in SM-cycles"
+      << (m.backend == "cuda" ? "" : " (cycles of a thread)") << ", the per-byte cost as GB/s; relative RMS error of each "
+      << "form and the best\n  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows"
+      << std::setw(12) << "B/cell" << std::setw(10) << "launch us" << std::setw(10) << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell")
+      << std::setw(10) << "eff GB/s" << std::setw(9) << "cached" << std::setw(9) << "err cyc" << std::setw(8) << "err B"
+      << std::setw(8) << "err 2t" << "  best\n";
+  print_two_term(out, f, f.groups);
+  out << " shared by every layout kind (*):\n";
+  print_two_term(out, f, f.shared);
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
     auto per_byte = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
     out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
@@ -150,7 +183,7 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   }
   out << " with one parameter set per model shared by every layout kind, one-rank rows:\n";
   const pm::FittedModel shared = shared_only(f);
-  double err[2] = {0, 0};
+  double err[pm::kViewCount] = {};
   for (pm::View v : pm::kViews) {
     const pm::Agreement a = pm::agreement_over(shared, singles, v);
     err[int(v)] = a.rms_rel;
@@ -172,7 +205,7 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
         << std::setw(3) << r->ranks << (r->ranks > 1 ? " ranks" : " rank ") << std::setw(11) << figure(r->seconds_per_step * 1e6)
         << " us measured" << std::setw(9) << ((error >= 0 ? "+" : "") + percent(error)) << "\n";
   out << "preferred view: " << pm::view_name(f.preferred) << " (relative RMS error with parameters shared across layouts: "
-      << "cycles " << percent(err[0]) << ", bytes " << percent(err[1]) << ")\n";
+      << "cycles " << percent(err[0]) << ", bytes " << percent(err[1]) << ", two-term " << percent(err[2]) << ")\n";
   const bool met = chosen.pearson >= 0.99 && chosen.pearson_log >= 0.99;
   out << "correlation of measured and predicted >= 0.99 (seconds and their logs, " << pm::view_name(f.preferred)
       << " view): " << (met ? "met" : "NOT met") << "\n";
@@ -182,9 +215,10 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
 // The CSV tools/plot_perfmodel.py draws: every row measured against both views' predictions.
 void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
                        const pm::Holdout* holdout, pm::View preferred) {
-  out << "source,kind,model,update,ranks,cells,measured,predicted_cycles,predicted_bytes,preferred,held_out\n";
+  out << "source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,predicted_two_term,"
+         "preferred,held_out\n";
   for (const pm::Measurement& m : rows) {
-    std::string predicted[2];
+    std::string predicted[pm::kViewCount];
     try {
       for (pm::View v : pm::kViews) {
         const pm::Prediction p = pm::predict(f, m, v);
@@ -195,7 +229,8 @@ void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::v
       continue;  // not predictable by this fit
     }
     out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << "," << m.cells << ","
-        << figure(m.seconds_per_step, 10) << "," << predicted[0] << "," << predicted[1] << "," << pm::view_name(preferred)
+        << figure(m.bytes_per_cell, 6) << "," << figure(m.seconds_per_step, 10) << "," << predicted[0] << "," << predicted[1] << ","
+        << predicted[2] << "," << pm::view_name(preferred)
         << "," << (holdout && holdout->holds_out(m) ? 1 : 0) << "\n";
   }
 }
@@ -266,7 +301,7 @@ int perfmodel_validate(const Args& args) {
       "holdout-ranks-above", po::value<unsigned>(), "hold out rows on more ranks than this")(
       "holdout-source", po::value<std::vector<std::string>>(), "hold out rows whose source contains this text (repeatable)")(
       "tolerance", po::value<double>()->default_value(0.10, "0.1"), "largest relative error of a held-out prediction that passes")(
-      "view", po::value<std::string>(), "predict with this view (cycles or bytes); default: the fit's preferred one");
+      "view", po::value<std::string>(), "predict with this view (cycles, bytes or two-term); default: the fit's preferred one");
   po::variables_map vm;
   if (!parse_perfmodel_options(args, d, "timings",
                                "usage: cellgraph perfmodel validate TIMINGS.csv... --holdout-cells-above N | "

@@ -27,12 +27,25 @@ namespace {
 
 namespace pm = perfmodel;
 
-// Defaults: a GPU sweep from launch-bound to memory-bound sizes (2^28 Moore cells fill 9 GB);
-// a CPU sweep that runs in about a minute on two cores.
-constexpr const char* kGpuSources = "grid,rgg@16:24:2,rmat@16:22:2";
-constexpr const char* kGpuSizes = "16:28:2";
-constexpr const char* kCpuSources = "grid,rgg@12:20:2,rmat@10:18:2";
-constexpr const char* kCpuSizes = "12:22:2";
+// Defaults: from launch-bound to memory-bound sizes, and neighbors per cell from 4 to 26 (a
+// Life cell moves 18 to 106 bytes), so that the two-term fit can tell a cell's cost from a
+// byte's: 2D von Neumann (4 neighbors) and Moore (8) grids of range 1 and 2 (12, 24), a 3D
+// Moore grid (26), random geometric graphs of mean degree 4, 8 and 16, and R-MAT graphs (hubs).
+// The GPU sweep takes about 2 minutes on an H100 (docs/PERFORMANCE_MODEL.md); the CPU sweep
+// about 2 minutes on two cores.
+constexpr const char* kGpuSources =
+    "grid,grid:vonneumann@16:24:4,grid:vonneumann:2@16:24:4,grid:moore:2@16:24:4,grid3d@18:24:3,"
+    "rgg:4@16:22:3,rgg@16:22:2,rgg:16@16:22:3,rmat@16:20:2";
+constexpr const char* kGpuSizes = "16:26:2";
+constexpr const char* kCpuSources =
+    "grid,grid:vonneumann@12:20:4,grid:vonneumann:2@12:20:4,grid:moore:2@12:20:4,grid3d@12:18:3,"
+    "rgg:4@12:18:3,rgg@12:18:2,rgg:16@12:18:3,rmat@10:16:3";
+constexpr const char* kCpuSizes = "12:20:2";
+// Colored updates run only up to this many cells by default, and not on hub graphs: a colored
+// step launches a sweep per class, and an R-MAT graph's coloring has hundreds of classes
+// (colored Ising on R-MAT 2^22 alone took minutes on an H100).
+constexpr const char* kGpuColoredMaxCells = "2^22";
+constexpr const char* kCpuColoredMaxCells = "2^18";
 
 // "16:28:2" (from:to:step), "16", or several of these joined by ',' or '+': log2 of the cells.
 std::vector<unsigned> parse_sizes(const std::string& text) {
@@ -116,6 +129,16 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+// The cells of a grid ("64x64", "16x16x16") or a generated graph ("rgg:4096:8", "rmat:12:16").
+std::uint64_t expected_cells(const std::string& spec) {
+  if (spec.rfind("rmat:", 0) == 0) return std::uint64_t(1) << std::stoul(spec.substr(5));
+  if (spec.find(':') != std::string::npos) return std::stoull(spec.substr(spec.find(':') + 1));
+  std::uint64_t cells = 1;
+  std::istringstream in(spec);
+  for (std::string side; std::getline(in, side, 'x');) cells *= std::stoull(side);
+  return cells;
+}
+
 struct SweepModel {
   pm::ModelSpec spec;
   const models::ModelInfo* info = nullptr;
@@ -146,9 +169,10 @@ double timed_advance(Simulation& sim, std::uint64_t steps) {
 }
 
 // Median seconds per step. The step count grows until a timed run lasts about min_time; every
-// count is run once untimed first (on CUDA that captures its step graphs). Every rank takes
-// the same decisions, from the slowest rank's times.
-double seconds_per_step(Simulation& sim, double min_time, int repeats, std::uint64_t& steps) {
+// count is run once untimed first (on CUDA that captures its step graphs). Timed runs are
+// fewer than `repeats` where they would take more than max_time in all (at least one). Every
+// rank takes the same decisions, from the slowest rank's times.
+double seconds_per_step(Simulation& sim, double min_time, int repeats, double max_time, std::uint64_t& steps) {
   constexpr std::uint64_t kMaxSteps = std::uint64_t(1) << 20;
   steps = 2;
   for (;;) {
@@ -159,8 +183,9 @@ double seconds_per_step(Simulation& sim, double min_time, int repeats, std::uint
     steps = std::min<std::uint64_t>(kMaxSteps, (std::uint64_t(double(steps) * factor) + 1) & ~std::uint64_t(1));
     if (steps >= 64) steps = (steps + 63) / 64 * 64;  // whole CUDA graphs of 64 steps
   }
-  std::vector<double> t;
-  for (int r = 0; r < repeats; ++r) t.push_back(timed_advance(sim, steps));
+  std::vector<double> t{timed_advance(sim, steps)};
+  const int affordable = int(std::max(1.0, std::floor(max_time / std::max(t[0], 1e-9))));
+  for (int r = 1; r < std::min(repeats, affordable); ++r) t.push_back(timed_advance(sim, steps));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2] / double(steps);
 }
@@ -185,6 +210,15 @@ po::options_description measure_options() {
       "update unless given (ising: colored)")(
       "repeats", po::value<int>()->default_value(3), "timed runs per row (the median is kept)")(
       "min-time", po::value<double>()->default_value(0.05, "0.05"), "seconds a timed run should last at least (sets the steps)")(
+      "max-time", po::value<double>()->default_value(1.0, "1"),
+      "seconds the timed runs of one row may take in all: fewer repeats (at least one) where a run is slower")(
+      "colored-max-cells", po::value<std::string>(),
+      (std::string("run colored updates only on sources of at most this many cells (2^K or a number). Default: ") +
+       kGpuColoredMaxCells + " (cuda), " + kCpuColoredMaxCells + " (cpu)")
+          .c_str())(
+      "colored-on-hubs", po::bool_switch(), "run colored updates on hub graphs too (R-MAT: hundreds of classes; slow)")(
+      "budget", po::value<double>()->default_value(0, "0"),
+      "seconds the sweep may take: sources after the first not started by then are left out, with a note (0: no limit)")(
       "fill", po::value<double>()->default_value(0.5), "initial density of state 1");
   d.add(backend_options()).add(layout_options()).add(partition_method_options());
   return d;
@@ -216,6 +250,19 @@ int perfmodel_measure(const Args& args) {
   if (sources.empty()) throw Error("--sources names no source");
   const std::vector<SweepModel> sweep = sweep_models(vm["models"].as<std::string>());
   const CompileOptions compile_opts = compile_options(vm);
+  const double max_time = vm["max-time"].as<double>(), budget = vm["budget"].as<double>();
+  if (!(max_time > 0)) throw Error("--max-time must be positive");
+  if (!(budget >= 0)) throw Error("--budget must be a number of seconds (0: no limit)");
+  const std::uint64_t colored_max_cells =
+      parse_count(vm.count("colored-max-cells") ? vm["colored-max-cells"].as<std::string>()
+                                                : gpu ? kGpuColoredMaxCells : kCpuColoredMaxCells,
+                  "--colored-max-cells");
+  const bool colored_on_hubs = vm["colored-on-hubs"].as<bool>();
+  // Whether a model runs on a source (colored updates are limited; see kGpuColoredMaxCells).
+  auto runs_on = [&](const SweepModel& m, std::uint64_t cells, const std::string& kind) {
+    if (m.update.mode != UpdateMode::colored) return true;
+    return cells <= colored_max_cells && (colored_on_hubs || kind != "hubs");
+  };
 
   const int ranks = mpi::size();
   const bool root = mpi::rank() == 0;
@@ -243,6 +290,21 @@ int perfmodel_measure(const Args& args) {
     if (gpu) machine.copy_gbps = cuda::device_copy_bandwidth() / 1e9;
 #endif
     if (!gpu) machine.copy_gbps = host_copy_bandwidth(threads) / 1e9;
+    // What the sweep will take, before it is built: rows (a generated graph's kind is known
+    // from its generator: R-MAT has hubs) and its timed runs, each row about (repeats + 3)
+    // runs of --min-time (the step count's search, the untimed run, the timed ones).
+    std::size_t planned = 0;
+    for (const SweepSource& s : sources)
+      for (const SweepModel& m : sweep) {
+        const bool known = s.spec.graph_file.empty() && s.spec.mesh_file.empty();
+        const std::uint64_t cells = !s.spec.grid.empty() ? expected_cells(s.spec.grid)
+                                    : known             ? expected_cells(s.spec.generator)
+                                                        : 0;
+        planned += runs_on(m, cells, s.spec.generator.rfind("rmat:", 0) == 0 ? "hubs" : "graph");
+      }
+    std::cout << "perfmodel measure: " << planned << " rows planned, about "
+              << std::lround(double(planned) * (repeats + 3) * min_time) << " s of timed runs plus building the sources"
+              << (budget > 0 ? ", within a budget of " + three_digits(budget) + " s" : "") << "\n";
     std::cout << "perfmodel measure: " << sources.size() << " sources x " << sweep.size() << " models on " << ranks
               << (ranks > 1 ? " ranks" : " rank") << ", " << machine.backend << " on " << machine.device << " ("
               << machine.sm_count << (gpu ? " SMs" : " cores") << ", " << threads << (gpu ? " GPU" : " threads")
@@ -253,7 +315,16 @@ int perfmodel_measure(const Args& args) {
   mpi::barrier();
 
   std::map<std::string, std::pair<double, std::uint32_t>> state;  // per model spec: bytes per cell, variables
+  const auto sweep_start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return mpi::max(std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count()); };
+  std::size_t measured = 0;
+  std::vector<std::string> left_out;  // sources not started within the budget
   for (const SweepSource& s : sources) {
+    // Collective: every rank leaves the same sources out. The first source always runs.
+    if (budget > 0 && &s != &sources.front() && elapsed() > budget) {
+      left_out.push_back(s.label);
+      continue;
+    }
     SourceSpec spec = s.spec;
     const Source source = load_source(spec);
     const Graph& g = source.graph;
@@ -294,6 +365,14 @@ int perfmodel_measure(const Args& args) {
     std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
 
     for (const SweepModel& m : sweep) {
+      if (!runs_on(m, n, base.kind)) {
+        if (root)
+          std::cout << s.label << "  " << m.spec.key() << " (" << update_rule_text(m.update) << "): skipped ("
+                    << (n > colored_max_cells ? "colored updates run on at most --colored-max-cells cells"
+                                              : "colored updates run on hub graphs only with --colored-on-hubs")
+                    << ")\n";
+        continue;
+      }
       SimulationOptions o = options;
       o.update = m.update;
       const bool colored = m.update.mode == UpdateMode::colored;
@@ -321,19 +400,27 @@ int perfmodel_measure(const Args& args) {
       // Compulsory traffic per cell update, as `bench` counts it: every variable read and
       // written, every stored index (padding included), and a colored step's class lists.
       row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
-      row.seconds_per_step = seconds_per_step(*sim, min_time, repeats, row.steps);
+      row.seconds_per_step = seconds_per_step(*sim, min_time, repeats, max_time, row.steps);
       sim.reset();
       if (!root) continue;
       csv->stream() << pm::csv_row(row) << "\n";
+      ++measured;
       std::cout << s.label << "  " << key << " (" << row.update << ")  " << n << " cells, " << three_digits(row.bytes_per_cell)
                 << " B/cell: " << three_digits(row.seconds_per_step * 1e6) << " us/step, "
                 << three_digits(double(n) / row.seconds_per_step) << " updates/s (" << row.steps << " steps)\n"
                 << std::flush;
     }
   }
+  const double took = elapsed();
   if (root) {
     csv->commit();
-    std::cout << "wrote " << out_path << "\n";
+    std::cout << "wrote " << out_path << ": " << measured << " rows in " << std::lround(took) << " s\n";
+    if (!left_out.empty()) {
+      std::cout << "note: the budget of " << three_digits(budget) << " s was spent; " << left_out.size()
+                << " source(s) left out:";
+      for (const std::string& l : left_out) std::cout << " " << l;
+      std::cout << "\n";
+    }
   }
   return 0;
 }

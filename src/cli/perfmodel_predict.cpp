@@ -24,7 +24,7 @@ po::options_description predict_options() {
       "gpus", po::value<std::string>()->default_value("auto"),
       "GPUs (ranks, for a CPU fit) to predict for, or auto: every count up to --max-gpus, and the fastest")(
       "max-gpus", unsigned_value<std::uint32_t>(8), "the most GPUs --gpus auto considers")(
-      "view", po::value<std::string>(), "cycles or bytes; default: the view the fit prefers")(
+      "view", po::value<std::string>(), "cycles, bytes or two-term; default: the view the fit prefers")(
       "seed", unsigned_value<std::uint64_t>(1), "the run's seed (colored updates: the coloring)");
   d.add(source_options()).add(model_options()).add(layout_options()).add(partition_method_options());
   return d;

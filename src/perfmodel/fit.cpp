@@ -17,16 +17,16 @@ namespace {
 
 double units(const Measurement& m) { return double(std::max(1u, m.threads)); }
 
-// The regressor of the per-work cost: cells, or bytes, per parallel unit of the busiest rank.
-double work(const Measurement& m, View v) {
-  const double cells = double(m.part_cells_max) / units(m);
-  return v == View::bytes ? cells * m.bytes_per_cell : cells;
-}
+// Cells per parallel unit of the busiest rank.
+double cells(const Measurement& m) { return double(m.part_cells_max) / units(m); }
+
+// The regressor of the per-work cost: cells (cycles), or bytes (bytes, two-term).
+double work(const Measurement& m, View v) { return v == View::cycles ? cells(m) : cells(m) * m.bytes_per_cell; }
 
 bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set() <= m.cache_bytes; }
 
 double compute_seconds(const ComputeConstants& c, const Measurement& m, View v) {
-  return c.launch + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v);
+  return c.launch + c.per_cell * cells(m) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v);
 }
 
 using Rows = std::vector<const Measurement*>;
@@ -37,32 +37,43 @@ std::size_t distinct_work(const Rows& rows, View v) {
   return values.size();
 }
 
-// T = launch + per_work * work, with a cost of its own inside the cache when at least two rows
-// lie on each side of it.
-ComputeConstants fit_compute(const Rows& rows, View v, bool cache_regime) {
-  std::size_t inside = 0;
-  for (const Measurement* m : rows) inside += in_cache(*m);
-  const bool split = cache_regime && inside >= 2 && rows.size() - inside >= 2;
-  std::vector<std::vector<double>> a;
-  std::vector<double> b;
-  for (const Measurement* m : rows) {
-    const double t = m->seconds_per_step, w = work(*m, v);
-    if (split) a.push_back({1 / t, in_cache(*m) ? 0 : w / t, in_cache(*m) ? w / t : 0});
-    else a.push_back({1 / t, w / t});
-    b.push_back(1);
-  }
-  const std::vector<double> x = nonnegative_least_squares(a, b);
-  ComputeConstants c;
-  c.launch = x[0];
-  c.per_work = x[1];
-  c.per_work_cache = split ? x[2] : x[1];
-  c.cache_fitted = split;
+double rms_rel(const ComputeConstants& c, const Rows& rows, View v) {
   double sum = 0;
   for (const Measurement* m : rows) {
     const double rel = compute_seconds(c, *m, v) / m->seconds_per_step - 1;
     sum += rel * rel;
   }
-  c.rms_rel = std::sqrt(sum / double(rows.size()));
+  return std::sqrt(sum / double(rows.size()));
+}
+
+// T = launch [+ per_cell * cells] + per_work * work, with a per-work cost of its own inside
+// the cache when at least two rows lie on each side of it. Columns in that order: of two the
+// rows cannot tell apart, the earlier is kept.
+ComputeConstants fit_compute(const Rows& rows, View v, bool cache_regime) {
+  std::size_t inside = 0;
+  for (const Measurement* m : rows) inside += in_cache(*m);
+  const bool split = cache_regime && inside >= 2 && rows.size() - inside >= 2;
+  const bool two_term = v == View::two_term;
+  std::vector<std::vector<double>> a;
+  std::vector<double> b;
+  for (const Measurement* m : rows) {
+    const double t = m->seconds_per_step, w = work(*m, v);
+    std::vector<double> columns{1 / t};
+    if (two_term) columns.push_back(cells(*m) / t);
+    if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
+    else columns.push_back(w / t);
+    a.push_back(std::move(columns));
+    b.push_back(1);
+  }
+  const std::vector<double> x = nonnegative_least_squares(a, b);
+  ComputeConstants c;
+  std::size_t j = 0;
+  c.launch = x[j++];
+  if (two_term) c.per_cell = x[j++];
+  c.per_work = x[j++];
+  c.per_work_cache = split ? x[j] : c.per_work;
+  c.cache_fitted = split;
+  c.rms_rel = rms_rel(c, rows, v);
   return c;
 }
 
@@ -74,21 +85,34 @@ GroupFit fit_group(const Rows& rows, const std::string& kind, bool cache_regime)
   g.rows = rows.size();
   g.state_bytes = rows[0]->state_bytes;
   g.variables = rows[0]->variables;
-  for (View v : kViews) g.view[int(v)] = fit_compute(rows, v, cache_regime);
+  g.bytes_min = g.bytes_max = rows[0]->bytes_per_cell;
+  for (const Measurement* m : rows) {
+    g.bytes_min = std::min(g.bytes_min, m->bytes_per_cell);
+    g.bytes_max = std::max(g.bytes_max, m->bytes_per_cell);
+  }
+  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, cache_regime);
+  // A cost per cell and one per byte are told apart only by rows of different bytes per cell.
+  if (g.bytes_max >= kTwoTermSpread * g.bytes_min) {
+    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, cache_regime);
+  } else {
+    ComputeConstants& c = g.view[int(View::two_term)];
+    c = g.of(View::bytes);
+    c.identified = false;
+  }
   return g;
 }
 
-// The group a row is predicted with: its own (model, update, kind), else the shared fit.
-const GroupFit* group_for(const FittedModel& fit, const Measurement& m, std::string& basis) {
-  if (const GroupFit* g = fit.group(m.model, m.update, m.kind)) {
-    basis = m.model + "|" + m.update + "|" + m.kind;
-    return g;
-  }
-  if (const GroupFit* g = fit.shared_group(m.model, m.update)) {
-    basis = m.model + "|" + m.update + "|*";
-    return g;
-  }
-  return nullptr;
+// The group a row is predicted with: its own (model, update, kind), else the shared fit. A
+// group whose two-term view is not identified predicts with its bytes constants: the own
+// kind's costs matter more than the second term (on an H100 the shared fit's per-byte cost,
+// set by the grids, predicted a graph 50% fast where the graph group's bytes view erred 35%).
+const GroupFit* group_for(const FittedModel& fit, const Measurement& m, View v, std::string& basis) {
+  const GroupFit* own = fit.group(m.model, m.update, m.kind);
+  const GroupFit* g = own ? own : fit.shared_group(m.model, m.update);
+  if (!g) return nullptr;
+  basis = m.model + "|" + m.update + "|" + (g == own ? m.kind : "*");
+  if (!g->of(v).identified) basis += " (bytes)";
+  return g;
 }
 
 std::string fitted_list(const FittedModel& fit) {
@@ -102,12 +126,19 @@ std::string fitted_list(const FittedModel& fit) {
 
 }  // namespace
 
-const char* view_name(View v) { return v == View::cycles ? "cycles" : "bytes"; }
+const char* view_name(View v) {
+  switch (v) {
+    case View::cycles: return "cycles";
+    case View::bytes: return "bytes";
+    case View::two_term: return "two-term";
+  }
+  return "?";
+}
 
 View parse_view(const std::string& text) {
-  if (text == "cycles") return View::cycles;
-  if (text == "bytes") return View::bytes;
-  throw Error("the view must be cycles or bytes, not '" + text + "'");
+  for (View v : kViews)
+    if (text == view_name(v)) return v;
+  throw Error("the view must be cycles, bytes or two-term, not '" + text + "'");
 }
 
 const GroupFit* FittedModel::group(const std::string& model, const std::string& update, const std::string& kind) const {
@@ -186,6 +217,9 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
 
   // The preferred view: the lower relative error when one parameter set serves every layout
   // of a model (the per-group fits differ little, since a group's bytes per cell vary little).
+  // Two-term holds the bytes view as its special case (per_cell 0), so it never errs more
+  // where identified: it is preferred only where every judged fit identifies it and its
+  // squared error is at least 10% below the better one-term view's (the parameter earns it).
   auto total = [&](View v, const std::vector<GroupFit>& list) {
     double sum = 0;
     for (const GroupFit& g : list) sum += g.of(v).rms_rel * g.of(v).rms_rel * double(g.rows);
@@ -193,6 +227,10 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   };
   const std::vector<GroupFit>& judged = f.shared.empty() ? f.groups : f.shared;
   f.preferred = total(View::cycles, judged) < total(View::bytes, judged) * (1 - 1e-9) ? View::cycles : View::bytes;
+  const bool two_term_everywhere =
+      std::all_of(judged.begin(), judged.end(), [](const GroupFit& g) { return g.of(View::two_term).identified; });
+  if (two_term_everywhere && total(View::two_term, judged) < 0.9 * total(f.preferred, judged) - 1e-12)
+    f.preferred = View::two_term;
 
   // Exchange: what partitioned rows take beyond their compute, per round trip, per message and
   // per byte. Columns in that order: where two are indistinguishable, the earlier is kept.
@@ -202,7 +240,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     std::vector<double> b;
     for (const Measurement& m : rows) {
       std::string basis;
-      const GroupFit* g = m.ranks > 1 ? group_for(f, m, basis) : nullptr;
+      const GroupFit* g = m.ranks > 1 ? group_for(f, m, v, basis) : nullptr;
       if (!g) continue;
       const double t = m.seconds_per_step;
       a.push_back({m.exchanges / t, m.messages() / t, m.halo_bytes() / t});
@@ -217,14 +255,14 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   }
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
-    if (std::string basis; !group_for(f, *group[0], basis))
+    if (std::string basis; !group_for(f, *group[0], View::bytes, basis))
       f.notes.push_back(key.first + " (" + key.second + "): partitioned rows but no one-rank fit: not in the exchange fit");
   return f;
 }
 
 Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   Prediction p;
-  const GroupFit* g = group_for(fit, row, p.basis);
+  const GroupFit* g = group_for(fit, row, view, p.basis);
   if (!g)
     throw Error("the fit has no constants for model " + row.model + " with update " + row.update + " (it has " +
                 fitted_list(fit) + ")");

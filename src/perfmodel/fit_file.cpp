@@ -15,7 +15,9 @@
 namespace cellgraph::perfmodel {
 namespace {
 
-constexpr int kFormat = 1;
+// Format 2 added the two-term view (per_cell, identified) and the groups' bytes per cell;
+// format 1 files are still read, their two-term view being the bytes view, not identified.
+constexpr int kFormat = 2;
 
 std::string exact(double x) {
   char text[40];
@@ -25,14 +27,17 @@ std::string exact(double x) {
 
 void write_group(std::ostream& out, const GroupFit& g) {
   out << "\n[group]\nmodel = " << g.model << "\nupdate = " << g.update << "\nkind = " << g.kind << "\nrows = " << g.rows
-      << "\nstate_bytes = " << exact(g.state_bytes) << "\nvariables = " << g.variables << "\n";
+      << "\nstate_bytes = " << exact(g.state_bytes) << "\nvariables = " << g.variables
+      << "\nbytes_min = " << exact(g.bytes_min) << "\nbytes_max = " << exact(g.bytes_max) << "\n";
   for (View v : kViews) {
     const ComputeConstants& c = g.of(v);
     const std::string p = std::string(view_name(v)) + ".";
     out << p << "launch = " << exact(c.launch) << "\n"
+        << p << "per_cell = " << exact(c.per_cell) << "\n"
         << p << "per_work = " << exact(c.per_work) << "\n"
         << p << "per_work_cache = " << exact(c.per_work_cache) << "\n"
         << p << "cache_fitted = " << (c.cache_fitted ? "true" : "false") << "\n"
+        << p << "identified = " << (c.identified ? "true" : "false") << "\n"
         << p << "rms_rel = " << exact(c.rms_rel) << "\n";
   }
 }
@@ -88,7 +93,7 @@ class Section {
   std::map<std::string, std::pair<std::string, std::size_t>> values_;
 };
 
-GroupFit read_group(Section& s) {
+GroupFit read_group(Section& s, int format) {
   GroupFit g;
   g.model = s.text("model");
   g.update = s.text("update");
@@ -96,22 +101,40 @@ GroupFit read_group(Section& s) {
   g.rows = s.whole("rows");
   g.state_bytes = s.number("state_bytes");
   g.variables = s.whole("variables");
+  if (format >= 2) {
+    g.bytes_min = s.number("bytes_min");
+    g.bytes_max = s.number("bytes_max");
+  }
   for (View v : kViews) {
-    const std::string p = std::string(view_name(v)) + ".";
     ComputeConstants& c = g.view[int(v)];
+    if (format < 2 && v == View::two_term) {
+      c = g.of(View::bytes);
+      c.identified = false;
+      continue;
+    }
+    const std::string p = std::string(view_name(v)) + ".";
     c.launch = s.number(p + "launch");
+    if (format >= 2) c.per_cell = s.number(p + "per_cell");
     c.per_work = s.number(p + "per_work");
     c.per_work_cache = s.number(p + "per_work_cache");
     c.cache_fitted = s.flag(p + "cache_fitted");
+    if (format >= 2) c.identified = s.flag(p + "identified");
     c.rms_rel = s.number(p + "rms_rel");
   }
   return g;
 }
 
-ExchangeFit read_exchange(Section& s) {
+ExchangeFit read_exchange(Section& s, int format) {
   ExchangeFit e;
   e.rows = s.whole("rows");
   for (View v : kViews) {
+    const int from = int(format < 2 && v == View::two_term ? View::bytes : v);
+    if (from != int(v)) {
+      e.round_trip[int(v)] = e.round_trip[from];
+      e.latency[int(v)] = e.latency[from];
+      e.seconds_per_byte[int(v)] = e.seconds_per_byte[from];
+      continue;
+    }
     const std::string p = std::string(view_name(v)) + ".";
     e.round_trip[int(v)] = s.number(p + "round_trip");
     e.latency[int(v)] = s.number(p + "latency");
@@ -124,9 +147,10 @@ ExchangeFit read_exchange(Section& s) {
 
 void write_fit(std::ostream& out, const FittedModel& f) {
   out << "# cellgraph perfmodel fit (docs/PERFORMANCE_MODEL.md): seconds per step =\n"
-         "#   launch + per_work * work\n"
+         "#   launch + per_cell * cells + per_work * work   (per_cell: two-term view only)\n"
          "#   (+ round_trip * exchanges + latency * messages + seconds_per_byte * halo bytes on several ranks)\n"
-         "# work: cells (cycles view) or bytes (bytes view) per parallel unit of the busiest rank;\n"
+         "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
+         "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache.\n"
       << "format = " << kFormat << "\npreferred_view = " << view_name(f.preferred)
       << "\ncache_regime = " << (f.cache_regime ? "true" : "false") << "\n";
@@ -177,13 +201,18 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     else (sections.empty() ? top : sections.back()).add(key, value, number);
   }
   if (in.bad()) throw ParseError(name, number + 1, "read error");
-  if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = 1' line)");
-  if (const std::string format = top.text("format"); format != std::to_string(kFormat))
-    throw ParseError(name, 0, "fit file format '" + format + "': this cellgraph reads format " + std::to_string(kFormat));
+  if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = N' line)");
+  const std::string format_text = top.text("format");
+  if (format_text != "1" && format_text != std::to_string(kFormat))
+    throw ParseError(name, 0, "fit file format '" + format_text + "': this cellgraph reads formats 1 and " + std::to_string(kFormat));
+  const int format = format_text[0] - '0';
   f.preferred = [&] {
     const std::string v = top.text("preferred_view");
-    if (v != "cycles" && v != "bytes") throw ParseError(name, 0, "preferred_view must be cycles or bytes, not '" + v + "'");
-    return parse_view(v);
+    try {
+      return parse_view(v);
+    } catch (const Error&) {
+      throw ParseError(name, 0, "preferred_view must be cycles, bytes or two-term, not '" + v + "'");
+    }
   }();
   f.cache_regime = top.flag("cache_regime");
   top.finish();
@@ -203,11 +232,11 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
       f.machine.cache_bytes = s.number("cache_bytes");
       f.machine.copy_gbps = s.number("copy_gbps");
     } else if (s.name() == "group") {
-      GroupFit g = read_group(s);
+      GroupFit g = read_group(s, format);
       (g.kind == "*" ? f.shared : f.groups).push_back(std::move(g));
     } else {
       if (f.exchange) throw ParseError(name, s.line(), "a second [exchange]");
-      f.exchange = read_exchange(s);
+      f.exchange = read_exchange(s, format);
     }
     s.finish();
   }
