@@ -37,6 +37,9 @@ namespace cellgraph {
 struct MovableOptions {
   double skin = 0;  // Verlet skin; 0: lists rebuilt every step
   CompileOptions compile;
+  // Partitioned runs (partition/movable/partitioned_movable.hpp): this part and the number of
+  // parts, which trade particles through SimulationOptions::halo. One part: a whole run.
+  std::uint32_t part = 0, parts = 1;
 };
 
 // Work spent keeping neighbor lists up to date.
@@ -44,6 +47,9 @@ struct RebuildStats {
   std::uint64_t rebuilds = 0;
   double seconds = 0;         // rebuilds: search, compile, moving the state
   std::uint64_t entries = 0;  // list entries (radius + skin) of the last rebuild
+  // Partitioned runs, this part's: particles handed to other parts, halo cells of the last rebuild.
+  std::uint64_t migrated = 0;
+  std::uint64_t halo = 0;
 };
 
 class MovableSimulation {
