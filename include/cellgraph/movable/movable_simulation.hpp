@@ -22,6 +22,10 @@
 // on it. Lists are in ascending particle id, so a cell folds its neighbors in that order on
 // every backend (hubs as the fold contract says), and runs are bit-identical on the CPU and
 // the GPU and for any thread count.
+//
+// Partitioned runs (MovableOptions::parts > 1, one region of the box per part, particles
+// migrating between parts with every variable, a halo of r + skin; the same results as one
+// process): partition/movable/partitioned_movable.hpp.
 #pragma once
 #include <cstdint>
 #include <string>
