@@ -176,8 +176,16 @@ class PartitionedMovableSimulation final : public MovableSimulation {
       prepare_lists();
       const Layout& L = stepping();
       const StateRef<Vars> state = current_.ref();
-      for (std::uint32_t v = 0; v < L.num_vertices; ++v)
-        model_.observe(CellRead<Vars>{state, v}, cpu::fold(L, model_, state, v), sums.data());
+      const std::int64_t n = L.num_vertices;
+#pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
+      {
+        std::int64_t mine[K] = {};
+#pragma omp for schedule(static) nowait
+        for (std::int64_t v = 0; v < n; ++v)
+          model_.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(L, model_, state, std::uint32_t(v)), mine);
+#pragma omp critical
+        for (int k = 0; k < K; ++k) sums[k] += mine[k];
+      }
       sums = messages_.sum(sums);
     }
     return observable_values_of(model_, sums, n_total_);

@@ -193,10 +193,10 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
     const std::vector<double> positions = sim->positions();
     if (root) write_particle_png(png_path, positions, box.dims, directions, png_size);
   }
+  const RebuildStats rebuilds = sim->rebuild_stats();  // before observables(), which may rebuild once more
   const std::vector<double> values = sim->observables();
   if (!root) return 0;
 
-  const RebuildStats rebuilds = sim->rebuild_stats();
   std::cout << "ran " << steps << " steps of " << model.name << " on " << particles << " particles in a " << box_text(box)
             << " (r " << radius << ", skin " << movable.skin << ") on " << sim->backend_name() << " in " << seconds
             << " s";
