@@ -129,6 +129,9 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
     movable.part = std::uint32_t(mpi::rank());
     movable.parts = std::uint32_t(mpi::size());
     if (vm["backend"].defaulted()) options.backend = BackendKind::cpu;  // the partitioned movable backend
+    if (options.backend != BackendKind::cpu)
+      throw Error("partitioned movable runs (mpirun -np " + std::to_string(mpi::size()) +
+                  ") run on the CPU backend only: give --backend cpu");
     options = rank_options(options);
   }
   const bool root = mpi::rank() == 0;  // the rank that writes the outputs
