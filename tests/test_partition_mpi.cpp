@@ -1,10 +1,12 @@
 // Partitioned runs under mpirun, through the CLI: on 1 to 4 ranks the outputs (statistics,
 // states, RLE, checkpoints) are the bytes one process writes; .part files drive runs; bad
 // partitions and failing ranks end the job with a message, not a hang, and leave no output.
+// Movable (Vicsek) runs split into regions write the same statistics, VTK and pictures too.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <initializer_list>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -134,5 +136,68 @@ TEST_SUITE("mpi") {
     CHECK(r.status != 0);
     CHECK(r.status != 124);  // not ended by the timeout: no hang
     CHECK(r.out.find("(rank 1 of 2): error:") != std::string::npos);
+  }
+}
+
+namespace {
+
+// A Vicsek run on one process and on each rank count writes the same bytes: statistics, every
+// VTK snapshot and its index, the picture. Each run writes into a folder of its own, under the
+// same names, so that the .pvd index (which names the snapshots) compares too.
+void check_same_movable_outputs(const std::string& args, std::initializer_list<int> ranks) {
+  ScratchDir dir;
+  auto run_in = [&](const std::string& tag, int n) {
+    std::filesystem::create_directories(dir / tag);
+    const std::string a = "run " + args + " --backend cpu --stats " + dir / (tag + "/s.csv") + " --vtk " +
+                          dir / (tag + "/v") + " --vtk-every 20 --png " + dir / (tag + "/p.png");
+    return n == 0 ? run_cli(a) : run_cli_ranks(n, a);
+  };
+  const CommandResult one = run_in("one", 0);
+  REQUIRE_MESSAGE(one.status == 0, one.out);
+  const std::set<std::string> names = [&] {
+    std::set<std::string> s;
+    for (const auto& e : std::filesystem::directory_iterator(dir / "one")) s.insert(e.path().filename().string());
+    return s;
+  }();
+  CHECK(names.size() == 6);  // s.csv, p.png, v.pvd and three snapshots
+  for (int n : ranks) {
+    INFO(args, " on ", n, " ranks");
+    const CommandResult many = run_in(std::to_string(n), n);
+    REQUIRE_MESSAGE(many.status == 0, many.out);
+    if (n > 1) CHECK(many.out.find("on cpu x " + std::to_string(n) + " ranks") != std::string::npos);
+    for (const std::string& name : names) {
+      INFO(name);
+      CHECK(read_file(dir / (std::to_string(n) + "/" + name)) == read_file(dir / ("one/" + name)));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("mpi") {
+  TEST_CASE("mpirun: Vicsek runs on 2 to 4 ranks write what one process writes (2D, 3D, periodic, closed)" *
+            doctest::skip(!have_mpirun())) {
+    check_same_movable_outputs("--model vicsek --particles 900 --box 15 --param v0=0.3 --param eta=1.5 --seed 4 "
+                               "--steps 40 --stats-every 5",
+                               {1, 2, 3, 4});
+    check_same_movable_outputs("--model vicsek --particles 1200 --box 7x6x6.5 --boundary closed --param v0=0.2 "
+                               "--param eta=1 --skin 0.6 --steps 40",
+                               {2, 3});
+  }
+
+  TEST_CASE("mpirun: a box too small for the ranks ends every rank with a message, leaving no output" *
+            doctest::skip(!have_mpirun())) {
+    ScratchDir dir;
+    const CommandResult r = run_cli_ranks(5, "run --model vicsek --particles 50 --box 3 --steps 5 --backend cpu --stats " +
+                                                 dir / "s.csv");
+    CHECK(r.status != 0);
+    CHECK(r.status != 124);
+    CHECK(r.out.find("cannot split the box into 5 parts") != std::string::npos);
+    CHECK(r.out.find("(at most 4 parts)") != std::string::npos);
+    CHECK(r.out.find("(rank ") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir / "s.csv"));
+    const CommandResult gpu = run_cli_ranks(2, "run --model vicsek --particles 50 --box 6 --steps 5 --backend cuda");
+    CHECK(gpu.status != 0);
+    CHECK(gpu.out.find("run on the CPU backend only: give --backend cpu") != std::string::npos);
   }
 }

@@ -1,7 +1,9 @@
 // cellgraph bench --suite movable: the Vicsek model at density 4 (2D, periodic, r 1, v0 0.03,
 // eta 0.5): steps/s with the lists rebuilt every step and with a Verlet skin, the time a
 // rebuild takes (search, compile, state moved), then the neighbor search alone against all
-// pairs on one size in the same run, their lists compared.
+// pairs on one size in the same run, their lists compared. Under mpirun -np N the Vicsek runs
+// are partitioned (one region per rank, CPU backend; the slowest rank's times) and the search
+// table is left out.
 #include <omp.h>
 
 #include <chrono>
@@ -12,6 +14,7 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/movable/neighbor_search.hpp"
 #include "models/movable_registry.hpp"
+#include "partition/mpi.hpp"
 #include "src/cli/bench_support.hpp"
 #include "src/cli/cli.hpp"
 
@@ -66,9 +69,22 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 std::string ms(double seconds) { return three_digits(seconds * 1e3); }
 
+std::uint64_t mpi_sum(std::uint64_t mine) {
+  std::vector<std::uint64_t> v = {mine};
+  mpi::sum(v);
+  return v[0];
+}
+
 }  // namespace
 
 int bench_movable(const po::variables_map& vm, SimulationOptions options, int repeats, const std::string& suite) {
+  const bool partitioned = mpi::size() > 1, root = mpi::rank() == 0;
+  if (partitioned) {
+    if (vm["backend"].defaulted()) options.backend = BackendKind::cpu;
+    if (options.backend != BackendKind::cpu)
+      throw Error("bench --suite " + suite + " under mpirun: partitioned movable runs use the CPU backend (--backend cpu)");
+    options = rank_options(options);
+  }
   const bool gpu = options.backend == BackendKind::cuda;
   if (gpu && !cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
@@ -76,7 +92,9 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
   const models::MovableModelInfo* vicsek = models::find_movable_model("vicsek");
   if (!vicsek) throw Error("the vicsek model is not registered");
   const CompileOptions compile = compile_options(vm);
-  std::cout << "bench suite " << suite << ", backend " << (gpu ? "cuda" : "cpu, " + std::to_string(threads) + " threads")
+  if (root)
+    std::cout << "bench suite " << suite << ", backend " << (gpu ? "cuda" : "cpu, " + std::to_string(threads) + " threads")
+            << (partitioned ? " per rank, " + std::to_string(mpi::size()) + " ranks (regions of the box; the slowest rank's times)" : "")
             << "; Vicsek 2D, periodic, density 4, r 1, v0 0.03, eta 0.5, double positions\n"
             << "rebuild: cell-list search within r + skin, compile to the sliced layout, every variable moved to its "
                "order; step: the sweep (with a skin, the Verlet filter and the displacement check too)\n"
@@ -88,22 +106,27 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
       MovableOptions movable;
       movable.skin = skin;
       movable.compile = compile;
+      movable.part = std::uint32_t(mpi::rank());
+      movable.parts = std::uint32_t(mpi::size());
       auto sim = vicsek->make(kVicsek, box, n, movable, options);
       sim->import_state(vicsek->initial_state(kVicsek, box, n, options.seed), 0);
       sim->advance(2);  // warm-up: buffers allocated
       const RebuildStats before = sim->rebuild_stats();
       const auto start = std::chrono::steady_clock::now();
       sim->advance(sizes.steps);
-      const double total = seconds_since(start);
+      const double total = mpi::max(seconds_since(start));
       const RebuildStats after = sim->rebuild_stats();
       const std::uint64_t rebuilds = after.rebuilds - before.rebuilds;
-      const double rebuild_seconds = after.seconds - before.seconds;
+      const double rebuild_seconds = mpi::max(after.seconds - before.seconds);
+      const double entries = double(partitioned ? mpi_sum(after.entries) : after.entries);
+      if (!root) continue;
       std::cout << "| " << n << " | " << skin << " | " << three_digits(double(sizes.steps) / total) << " | " << rebuilds
                 << " / " << sizes.steps << " | " << (rebuilds ? ms(rebuild_seconds / double(rebuilds)) : "-") << " | "
                 << ms((total - rebuild_seconds) / double(sizes.steps)) << " | "
-                << three_digits(double(after.entries) / n) << " |\n";
+                << three_digits(entries / n) << " |\n";
       std::cout.flush();
     }
+  if (partitioned) return 0;  // the search is one process's
 
   std::cout << "\nneighbor search alone (cutoff 1, lists in particle ids), median of " << repeats << ":\n"
             << "| particles | cell list: search ms | compile ms | all pairs ms | all pairs / cell list | lists |\n"

@@ -1,6 +1,8 @@
 // cellgraph run --model vicsek: particles placed at random in a box, stepped with neighbor
 // lists rebuilt as they move (include/cellgraph/movable/movable_simulation.hpp); statistics
-// of the model's observables, VTK point data and a quick-look PNG.
+// of the model's observables, VTK point data and a quick-look PNG. Under mpirun -np N each rank
+// runs one region of the box (partition/movable/partitioned_movable.hpp); the observers are
+// collective and rank 0 writes every output.
 #include <charconv>
 #include <chrono>
 #include <iostream>
@@ -112,7 +114,6 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   for (const auto& [name, value] : vm)
     if (!value.defaulted() && !kMovableRunOptions.count(name))
       throw Error("--" + name + " does not apply to movable models (" + model.name + ")");
-  if (mpi::size() > 1) throw Error("movable models run in one process, not under mpirun -np N");
   const models::Params params = model_params(vm);
   const Box box = parse_box(vm);
   if (std::find(model.dims.begin(), model.dims.end(), box.dims) == model.dims.end())
@@ -124,6 +125,16 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   movable.skin = vm.count("skin") ? vm["skin"].as<double>() : radius / 4;
   movable.compile = compile_options(vm);
   SimulationOptions options = simulation_options(vm);
+  if (mpi::size() > 1) {  // one region of the box per rank
+    movable.part = std::uint32_t(mpi::rank());
+    movable.parts = std::uint32_t(mpi::size());
+    if (vm["backend"].defaulted()) options.backend = BackendKind::cpu;  // the partitioned movable backend
+    if (options.backend != BackendKind::cpu)
+      throw Error("partitioned movable runs (mpirun -np " + std::to_string(mpi::size()) +
+                  ") run on the CPU backend only: give --backend cpu");
+    options = rank_options(options);
+  }
+  const bool root = mpi::rank() == 0;  // the rank that writes the outputs
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
@@ -132,42 +143,46 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   const std::string png_path = vm.count("png") ? vm["png"].as<std::string>() : "";
   const int png_size = vm["png-size"].as<int>();
   if (png_size < 16 || png_size > 4096) throw Error("--png-size must be from 16 to 4096");
-  if (!png_path.empty()) AtomicFile probe(png_path);  // opens (and removes) the temporary, or throws
+  if (!png_path.empty() && root) AtomicFile probe(png_path);  // opens (and removes) the temporary, or throws
 
   // Everything the parameters decide is checked here, before any output is started.
   std::unique_ptr<MovableSimulation> sim = model.make(params, box, particles, movable, options);
   sim->import_state(model.initial_state(params, box, particles, options.seed), 0);
   const std::vector<models::PointArray> arrays = model.point_arrays ? model.point_arrays(box.dims)
                                                                     : std::vector<models::PointArray>{};
+  // Observers are collective in a partitioned run: every rank gathers, rank 0 writes.
+  const bool want_vtk = vm.count("vtk") > 0;
   std::optional<VtkPointSeries> vtk;
   auto write_vtk = [&] {
     std::vector<VtkPointSeries::Array> data;
     for (const models::PointArray& a : arrays) data.push_back({a.name, a.components, interleaved(*sim, a.first_variable, a.components)});
-    vtk->write(sim->step(), sim->positions(), data);
+    const std::vector<double> positions = sim->positions();
+    if (vtk) vtk->write(sim->step(), positions, data);
   };
-  if (vm.count("vtk")) {
-    vtk.emplace(vm["vtk"].as<std::string>(), box.dims);
+  if (want_vtk) {
+    if (root) vtk.emplace(vm["vtk"].as<std::string>(), box.dims);
     write_vtk();
   }
+  const bool want_stats = !stats_path.empty();
   std::unique_ptr<StatsWriter> stats;
   auto stats_row = [&] {
     const std::vector<double> values = sim->observables();
-    stats->row(sim->step(), std::vector<StatsWriter::Value>(values.begin(), values.end()));
+    if (stats) stats->row(sim->step(), std::vector<StatsWriter::Value>(values.begin(), values.end()));
   };
-  if (!stats_path.empty()) {
-    stats = std::make_unique<StatsWriter>(stats_path, sim->observable_names());
+  if (want_stats) {
+    if (root) stats = std::make_unique<StatsWriter>(stats_path, sim->observable_names());
     stats_row();
   }
 
-  Progress progress(vm["progress"].as<bool>(), steps, particles);
+  Progress progress(root && vm["progress"].as<bool>(), steps, particles);
   const auto start = std::chrono::steady_clock::now();
   auto next_multiple = [&](std::uint64_t k) { return (sim->step() / k + 1) * k; };
   while (sim->step() < steps) {
-    std::uint64_t stop = std::min(steps, next_multiple(stats ? every : 256));
-    if (vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
+    std::uint64_t stop = std::min(steps, next_multiple(want_stats ? every : 256));
+    if (want_vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
     sim->advance(stop - sim->step());
-    if (stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
-    if (vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) write_vtk();
+    if (want_stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
+    if (want_vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) write_vtk();
     progress.update(sim->step());
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -178,17 +193,19 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
     const std::vector<double> directions =
         !arrays.empty() && arrays[0].components == box.dims ? interleaved(*sim, arrays[0].first_variable, box.dims)
                                                             : std::vector<double>{};
-    write_particle_png(png_path, sim->positions(), box.dims, directions, png_size);
+    const std::vector<double> positions = sim->positions();
+    if (root) write_particle_png(png_path, positions, box.dims, directions, png_size);
   }
+  const RebuildStats rebuilds = sim->rebuild_stats();  // before observables(), which may rebuild once more
+  const std::vector<double> values = sim->observables();
+  if (!root) return 0;
 
-  const RebuildStats rebuilds = sim->rebuild_stats();
   std::cout << "ran " << steps << " steps of " << model.name << " on " << particles << " particles in a " << box_text(box)
             << " (r " << radius << ", skin " << movable.skin << ") on " << sim->backend_name() << " in " << seconds
             << " s";
   if (seconds > 0) std::cout << ": " << double(steps) / seconds << " steps/s";
   std::cout << "; " << rebuilds.rebuilds << " neighbor-list rebuilds (" << rebuilds.seconds << " s)";
   const std::vector<std::string> names = sim->observable_names();
-  const std::vector<double> values = sim->observables();
   for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) std::cout << "; " << names[i] << " " << values[i];
   std::cout << "\n";
   return 0;

@@ -1,4 +1,5 @@
-// Builds a MovableSimulation of a concrete movable model on the backend the options name, as
+// Builds a MovableSimulation of a concrete movable model on the backend the options name (or
+// one part of a partitioned run: movable.parts > 1), as
 // make_simulation.hpp does for ordinary models: a model file that calls it instantiates the
 // CPU backend, and when nvcc compiles the file (builds with the CUDA backend) the CUDA one.
 #pragma once
@@ -6,6 +7,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/movable/movable_simulation.hpp"
+#include "partition/movable/partitioned_movable.hpp"
 #include "src/movable/cpu_movable.hpp"
 #if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
 #include "src/movable/cuda/cuda_movable.cuh"
@@ -28,7 +30,12 @@ std::unique_ptr<MovableSimulation> make_movable_simulation_for(const Model& mode
                                                                const SimulationOptions& options) {
   if (options.update.mode != UpdateMode::synchronous)
     throw Error("movable models update synchronously (no --update " + update_rule_text(options.update) + ")");
-  if (options.halo) throw Error("movable models run in one process, not in parts");
+  if (movable.parts > 1) {
+    if (options.backend != BackendKind::cpu)
+      throw Error("partitioned movable runs (" + std::to_string(movable.parts) +
+                  " parts) run on the CPU backend only: give --backend cpu");
+    return std::make_unique<PartitionedMovableSimulation<Model>>(model, particles, movable, options);
+  }
   switch (options.backend) {
     case BackendKind::cpu:
       return std::make_unique<CpuMovableSimulation<Model>>(model, particles, movable, options);

@@ -22,6 +22,10 @@
 // on it. Lists are in ascending particle id, so a cell folds its neighbors in that order on
 // every backend (hubs as the fold contract says), and runs are bit-identical on the CPU and
 // the GPU and for any thread count.
+//
+// Partitioned runs (MovableOptions::parts > 1, one region of the box per part, particles
+// migrating between parts with every variable, a halo of r + skin; the same results as one
+// process): partition/movable/partitioned_movable.hpp.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -37,6 +41,9 @@ namespace cellgraph {
 struct MovableOptions {
   double skin = 0;  // Verlet skin; 0: lists rebuilt every step
   CompileOptions compile;
+  // Partitioned runs (partition/movable/partitioned_movable.hpp): this part and the number of
+  // parts, which trade particles through SimulationOptions::halo. One part: a whole run.
+  std::uint32_t part = 0, parts = 1;
 };
 
 // Work spent keeping neighbor lists up to date.
@@ -44,6 +51,9 @@ struct RebuildStats {
   std::uint64_t rebuilds = 0;
   double seconds = 0;         // rebuilds: search, compile, moving the state
   std::uint64_t entries = 0;  // list entries (radius + skin) of the last rebuild
+  // Partitioned runs, this part's: particles handed to other parts, halo cells of the last rebuild.
+  std::uint64_t migrated = 0;
+  std::uint64_t halo = 0;
 };
 
 class MovableSimulation {
