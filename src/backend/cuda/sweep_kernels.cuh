@@ -76,7 +76,7 @@ __device__ __forceinline__ void sweep_ordinary_vertex(const Model& model, const 
   const std::uint32_t slice = v / 32;
   const std::uint32_t width = L.slice_width[slice];
   const std::uint32_t* column = L.neighbors + L.slice_begin[slice] + v % 32;
-  typename Model::Acc acc = model.init();
+  typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, v});
   std::uint32_t degree = 0;
   for (std::uint32_t k0 = 0; k0 < width; k0 += kIndexBatch) {
     std::uint32_t cell[kIndexBatch];
@@ -104,9 +104,9 @@ sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> 
 template <class Model>
 __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, StateRef<typename Model::Vars> current,
                                                            const std::uint32_t* row, std::uint32_t degree,
-                                                           std::uint32_t t, std::uint32_t threads) {
+                                                           std::uint32_t t, std::uint32_t threads, std::uint32_t v) {
   using Vars = typename Model::Vars;
-  typename Model::Acc acc = model.init();
+  typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, v});
   for (std::uint32_t k0 = t; k0 < degree; k0 += kIndexBatch * threads) {
     std::uint32_t cell[kIndexBatch];
 #pragma unroll
@@ -134,7 +134,7 @@ sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> curre
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32);
+  typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32, v);
   warp_combine(model, acc);
   if (lane == 0) finish(model, L, current, v, acc, degree);
 }
@@ -153,7 +153,7 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads);
+  Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads, v);
   warp_combine(model, acc);
   if (threadIdx.x % 32 == 0) memcpy(&partial[threadIdx.x / 32], &acc, sizeof(Acc));
   __syncthreads();
