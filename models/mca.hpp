@@ -35,6 +35,7 @@
 // particles (flag bit 0) ignore forces and keep their velocity: the grips of the example.
 // Observables recompute v_n from the same fold, so energies and momenta are those of time n.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
