@@ -117,18 +117,20 @@ TEST_CASE("cli: movable runs refuse bad options and write nothing") {
   }
   const auto grid = run_cli("run --backend cpu --grid 8x8 --particles 3" + out);
   CHECK(grid.status == 1);
-  CHECK(grid.out.find("--particles is for movable models (vicsek), not lifelike") != std::string::npos);
+  CHECK(grid.out.find("--particles is for movable models (vicsek, mca), not lifelike") != std::string::npos);
   const auto graph = run_cli("run --backend cpu --model vicsek --generate rgg:100 --steps 1");
   CHECK(graph.status == 1);
   CHECK(graph.out.find("--generate does not apply") != std::string::npos);
   CHECK(dir.empty());
 }
 
-TEST_CASE("cli: bench --suite movable-quick times Vicsek runs and checks the cell list against all pairs") {
+TEST_CASE("cli: bench --suite movable-quick times Vicsek and MCA runs and checks the cell list against all pairs") {
   const auto r = run_cli("bench --suite movable-quick --backend cpu --repeats 1");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("| 20000 | 0 | ") != std::string::npos);
   CHECK(r.out.find("| 20000 | 0.3 | ") != std::string::npos);
+  CHECK(r.out.find("MCA plate") != std::string::npos);  // its table: both skins
+  CHECK(r.out.find("| 20000 | 0.25 | ") != std::string::npos);
   CHECK(r.out.find("| 2000 | ") != std::string::npos);
   CHECK(r.out.find("x | equal |") != std::string::npos);
 }

@@ -3,7 +3,7 @@
 //
 //   using Vars = Variables<T0, T1, ...>;   // state variables, one struct-of-arrays array each
 //   using Acc = ...;                       // what the neighbors fold into
-//   Acc init() const;
+//   Acc init() const;                      // or Acc init(const CellRead<Vars>& self) const
 //   void gather(Acc&, const CellRead<Vars>& neighbor, std::uint32_t slot) const;
 //   void combine(Acc&, const Acc&) const;  // merges partial folds (hubs walked by a warp)
 //   void apply(const CellRead<Vars>& self, const Acc&, CellWrite<Vars>& out,
@@ -24,6 +24,12 @@
 // Simulation::hold. Backends that run elsewhere copy the table there and point their copy of
 // the model at the copy (the CUDA backend: src/backend/cuda/model_table.cuh).
 //
+// A model that needs the cell's own state while it folds (pair forces need the cell's own
+// position) defines init(self) instead of init(): the backends call it through
+// initial_fold(). A hub's partial folds are each initialised from the same self, so combine()
+// must merge them keeping what came from self once (add what the neighbors gave; copy self's
+// part, do not add it).
+//
 // gather() is called once per neighbor, never for padding, with the neighbor's slot (for
 // grids, slot k = stencil offset k). An ordinary vertex gathers in list order into one Acc; a
 // hub (a vertex of very high degree) gathers into 32 or 256 partial Accs (thread t takes slots
@@ -38,6 +44,8 @@
 #pragma once
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "cellgraph/aligned.hpp"
 #include "cellgraph/hd.hpp"
@@ -105,5 +113,22 @@ struct CellContext {
   // This update's own random sequence, the same on every backend.
   CG_HD CellRandom random() const { return CellRandom(seed, vertex, step, RandomStream::model); }
 };
+
+// The fold's starting value: model.init(self) where the model defines it, else model.init().
+template <class Model, class = void>
+struct InitsFromSelf : std::false_type {};
+template <class Model>
+struct InitsFromSelf<Model, std::void_t<decltype(std::declval<const Model&>().init(
+                                std::declval<const CellRead<typename Model::Vars>&>()))>> : std::true_type {};
+
+template <class Model>
+CG_HD inline typename Model::Acc initial_fold(const Model& model, const CellRead<typename Model::Vars>& self) {
+  if constexpr (InitsFromSelf<Model>::value) {
+    return model.init(self);
+  } else {
+    (void)self;
+    return model.init();
+  }
+}
 
 }  // namespace cellgraph

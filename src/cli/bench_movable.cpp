@@ -1,9 +1,9 @@
 // cellgraph bench --suite movable: the Vicsek model at density 4 (2D, periodic, r 1, v0 0.03,
 // eta 0.5): steps/s with the lists rebuilt every step and with a Verlet skin, the time a
-// rebuild takes (search, compile, state moved), then the neighbor search alone against all
-// pairs on one size in the same run, their lists compared. Under mpirun -np N the Vicsek runs
-// are partitioned (one region per rank, CPU backend; the slowest rank's times) and the search
-// table is left out.
+// rebuild takes (search, compile, state moved); the same for the MCA plate (bench_mca.cpp);
+// then the neighbor search alone against all pairs on one size in the same run, their lists
+// compared. Under mpirun -np N the Vicsek runs are partitioned (one region per rank, CPU
+// backend; the slowest rank's times) and the MCA and search tables are left out.
 #include <omp.h>
 
 #include <chrono>
@@ -127,6 +127,8 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
       std::cout.flush();
     }
   if (partitioned) return 0;  // the search is one process's
+
+  bench_mca(sizes.particles, sizes.steps, compile, options);
 
   std::cout << "\nneighbor search alone (cutoff 1, lists in particle ids), median of " << repeats << ":\n"
             << "| particles | cell list: search ms | compile ms | all pairs ms | all pairs / cell list | lists |\n"

@@ -32,7 +32,7 @@ void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars>
   const std::int64_t n = g.num_vertices();
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t v = 0; v < n; ++v) {
-    typename Model::Acc acc = model.init();
+    typename Model::Acc acc = initial_fold(model, CellRead<Vars>{cur, std::uint32_t(v)});
     for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
       const VertexId u = g.neighbors[e];
       model.gather(acc, CellRead<Vars>{cur, u == kBoundaryVertex ? std::uint32_t(n) : u},

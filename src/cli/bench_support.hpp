@@ -21,6 +21,9 @@ int bench_partition(const boost::program_options::variables_map& vm, SimulationO
 // bench --suite movable or movable-quick (bench_movable.cpp).
 int bench_movable(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats,
                   const std::string& suite);
+// Its MCA table (bench_mca.cpp): the model's plate at each size, `steps` timed steps each.
+void bench_mca(const std::vector<std::uint32_t>& sizes, std::uint64_t steps, const CompileOptions& compile,
+               const SimulationOptions& options);
 
 // data/RELATIVE of the repository; CELLGRAPH_DATA_DIR overrides the folder (a copy of the
 // tree run from elsewhere), as for the tests.

@@ -1,4 +1,4 @@
-// cellgraph run for movable models (vicsek): particles in a box instead of a source.
+// cellgraph run for movable models (vicsek, mca): particles in a box instead of a source.
 #pragma once
 #include "models/movable_registry.hpp"
 #include "src/cli/cli.hpp"

@@ -1,4 +1,4 @@
-// cellgraph run --model vicsek: particles placed at random in a box, stepped with neighbor
+// cellgraph run --model vicsek (or mca): particles placed in a box by the model, stepped with neighbor
 // lists rebuilt as they move (include/cellgraph/movable/movable_simulation.hpp); statistics
 // of the model's observables, VTK point data and a quick-look PNG. Under mpirun -np N each rank
 // runs one region of the box (partition/movable/partitioned_movable.hpp); the observers are
@@ -91,9 +91,9 @@ std::vector<double> interleaved(const MovableSimulation& sim, int first, int com
 }  // namespace
 
 po::options_description movable_options() {
-  po::options_description d("Movable models (vicsek): particles in a box instead of a source");
+  po::options_description d("Movable models (vicsek, mca): particles in a box instead of a source");
   d.add_options()
-      ("particles", unsigned_value<std::uint32_t>(0), "particles, placed and headed at random (keyed by --seed)")
+      ("particles", unsigned_value<std::uint32_t>(0), "particles, placed by the model (vicsek: at random, keyed by --seed; mca: a plate)")
       ("box", po::value<std::string>(),
        "the box: L (a square, or a cube with --dims 3), WxH or WxHxD; --boundary periodic (positions wrap) or "
        "closed (walls)")
@@ -107,7 +107,7 @@ po::options_description movable_options() {
 void refuse_movable_options(const po::variables_map& vm, const std::string& model) {
   for (const char* name : {"particles", "box", "dims", "skin"})
     if (vm.count(name) && !vm[name].defaulted())
-      throw Error("--" + std::string(name) + " is for movable models (vicsek), not " + model);
+      throw Error("--" + std::string(name) + " is for movable models (vicsek, mca), not " + model);
 }
 
 int run_movable(const po::variables_map& vm, const models::MovableModelInfo& model) {

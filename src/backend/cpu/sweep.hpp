@@ -28,7 +28,7 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
   using Acc = typename Model::Acc;
   const std::uint32_t threads = v < L.num_giant_hubs ? kGiantHubThreads : kWarpSize;
   std::array<Acc, kGiantHubThreads> partial;
-  partial.fill(model.init());
+  partial.fill(initial_fold(model, CellRead<Vars>{current, v}));
   const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
   for (std::uint32_t k = 0; k < L.degree[v]; ++k)
     model.gather(partial[k % threads], CellRead<Vars>{current, row[k]}, k);
@@ -45,7 +45,7 @@ template <class Model>
 typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
                          std::uint32_t v) {
   if (v < L.num_hub_vertices()) return fold_hub(L, model, current, v);
-  typename Model::Acc acc = model.init();
+  typename Model::Acc acc = initial_fold(model, CellRead<typename Model::Vars>{current, v});
   for_each_neighbor(L, v, [&](std::uint32_t cell, std::uint32_t slot) {
     model.gather(acc, CellRead<typename Model::Vars>{current, cell}, slot);
   });

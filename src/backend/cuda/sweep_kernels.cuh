@@ -93,7 +93,7 @@ template <class Model, class Finish>
 __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
                                             const Finish& finish, OrdinaryWalk& w) {
   using Vars = typename Model::Vars;
-  typename Model::Acc acc = model.init();
+  typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, w.v});
   std::uint32_t degree = 0;
   for (std::uint32_t k0 = 0;;) {
 #pragma unroll
@@ -143,9 +143,9 @@ sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> 
 template <class Model>
 __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, StateRef<typename Model::Vars> current,
                                                            const std::uint32_t* row, std::uint32_t degree,
-                                                           std::uint32_t t, std::uint32_t threads) {
+                                                           std::uint32_t t, std::uint32_t threads, std::uint32_t v) {
   using Vars = typename Model::Vars;
-  typename Model::Acc acc = model.init();
+  typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, v});
   for (std::uint32_t k0 = t; k0 < degree; k0 += kIndexBatch * threads) {
     std::uint32_t cell[kIndexBatch];
 #pragma unroll
@@ -173,7 +173,7 @@ sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> curre
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32);
+  typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32, v);
   warp_combine(model, acc);
   if (lane == 0) finish(model, L, current, v, acc, degree);
 }
@@ -192,7 +192,7 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads);
+  Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads, v);
   warp_combine(model, acc);
   if (threadIdx.x % 32 == 0) memcpy(&partial[threadIdx.x / 32], &acc, sizeof(Acc));
   __syncthreads();
