@@ -198,7 +198,7 @@ struct Mca {
     }
     for (int a = 0; a < D; ++a) {
       x[a] = x[a] + dt * v[a];
-      keep_inside(x[a], v[a], box.length[a]);
+      keep_inside(box.periodic, x[a], v[a], box.length[a]);  // |v dt| < L
       write<double>(out, Index::position + a, x[a]);
       write<double>(out, Index::velocity + a, v[a]);
     }
@@ -271,22 +271,6 @@ struct Mca {
     }
     for (int a = 0; a < D; ++a) acc.force[a] += c * d[a];
     acc.energy += 0.25 * k * stretch * stretch;
-  }
-
-  // Periodic: back into [0, L) (one length at most: |v dt| < L). Closed: reflected at the walls.
-  CG_HD void keep_inside(double& x, double& v, double length) const {
-    if (box.periodic) {
-      if (x >= length) {
-        x -= length;
-      } else if (x < 0.0) {
-        x += length;
-        if (x >= length) x = 0.0;  // -tiny + L rounds to L
-      }
-    } else if (x < 0.0) {
-      x = -x, v = -v;
-    } else if (x > length) {
-      x = 2.0 * length - x, v = -v;
-    }
   }
 };
 

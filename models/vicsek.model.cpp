@@ -87,7 +87,7 @@ struct Vicsek {
     turn(mean, rng, next);
     for (int a = 0; a < D; ++a) {
       x[a] = x[a] + speed * next[a];
-      keep_inside(x[a], next[a], box.length[a]);
+      keep_inside(box.periodic, x[a], next[a], box.length[a]);  // v0 < L
     }
     set<0>(out, x[0]);
     set<1>(out, x[1]);
@@ -145,22 +145,6 @@ struct Vicsek {
                             mean[0] * e1[1] - mean[1] * e1[0]};
       for (int a = 0; a < 3; ++a)
         next[a] = cos_theta * mean[a] + sin_theta * (phi.cos * e1[a] + phi.sin * e2[a]);
-    }
-  }
-
-  // Periodic: back into [0, L) (one length at most: v0 < L). Closed: reflected at the walls.
-  CG_HD void keep_inside(double& x, double& u, double length) const {
-    if (box.periodic) {
-      if (x >= length) {
-        x -= length;
-      } else if (x < 0.0) {
-        x += length;
-        if (x >= length) x = 0.0;  // -tiny + L rounds to L
-      }
-    } else if (x < 0.0) {
-      x = -x, u = -u;
-    } else if (x > length) {
-      x = 2.0 * length - x, u = -u;
     }
   }
 };

@@ -34,14 +34,7 @@ inline const models::MovableModelInfo& mca_info() {
 
 // The model on its backend, without a state yet.
 inline std::unique_ptr<MovableSimulation> make_mca_empty(const McaRun& run) {
-  MovableOptions movable;
-  movable.skin = run.skin;
-  movable.compile = run.compile;
-  SimulationOptions options;
-  options.backend = run.backend;
-  options.seed = run.seed;
-  options.threads = run.threads;
-  return mca_info().make(run.params, run.box, run.particles, movable, options);
+  return mca_info().make(run.params, run.box, run.particles, movable_options_of(run), simulation_options_of(run));
 }
 
 // The model from its plate.

@@ -97,20 +97,36 @@ struct VicsekRun {
   CompileOptions compile;  // small hub thresholds put lists in hub rows
 };
 
-// A Vicsek simulation from its random start, made through the registry as the CLI makes it.
-inline std::unique_ptr<MovableSimulation> make_vicsek(const VicsekRun& run) {
-  const models::MovableModelInfo* info = models::find_movable_model("vicsek");
-  REQUIRE(info);
-  const models::Params params = {{"eta", std::to_string(run.eta)}, {"r", std::to_string(run.r)},
-                                 {"v0", std::to_string(run.v0)}};
+// The options a run (VicsekRun, McaRun: skin, compile, backend, seed, threads) gives the
+// registry, as the CLI sets them; the Vicsek and MCA tests share them.
+template <class Run>
+MovableOptions movable_options_of(const Run& run) {
   MovableOptions movable;
   movable.skin = run.skin;
   movable.compile = run.compile;
+  return movable;
+}
+
+template <class Run>
+SimulationOptions simulation_options_of(const Run& run) {
   SimulationOptions options;
   options.backend = run.backend;
   options.seed = run.seed;
   options.threads = run.threads;
-  auto sim = info->make(params, run.box, run.particles, movable, options);
+  return options;
+}
+
+// The model parameters of a Vicsek run (--param NAME=VALUE).
+inline models::Params vicsek_params(const VicsekRun& run) {
+  return {{"eta", std::to_string(run.eta)}, {"r", std::to_string(run.r)}, {"v0", std::to_string(run.v0)}};
+}
+
+// A Vicsek simulation from its random start, made through the registry as the CLI makes it.
+inline std::unique_ptr<MovableSimulation> make_vicsek(const VicsekRun& run) {
+  const models::MovableModelInfo* info = models::find_movable_model("vicsek");
+  REQUIRE(info);
+  const models::Params params = vicsek_params(run);
+  auto sim = info->make(params, run.box, run.particles, movable_options_of(run), simulation_options_of(run));
   sim->import_state(info->initial_state(params, run.box, run.particles, run.seed), 0);
   return sim;
 }

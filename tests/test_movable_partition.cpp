@@ -23,18 +23,13 @@ class VicsekParts {
   VicsekParts(const VicsekRun& run, std::uint32_t parts) {
     const models::MovableModelInfo* info = models::find_movable_model("vicsek");
     REQUIRE(info);
-    const models::Params params = {{"eta", std::to_string(run.eta)}, {"r", std::to_string(run.r)},
-                                   {"v0", std::to_string(run.v0)}};
+    const models::Params params = vicsek_params(run);
     const auto mailbox = std::make_shared<Mailbox>();
     for (std::uint32_t p = 0; p < parts; ++p) {
-      MovableOptions movable;
-      movable.skin = run.skin;
-      movable.compile = run.compile;
+      MovableOptions movable = movable_options_of(run);
       movable.part = p;
       movable.parts = parts;
-      SimulationOptions options;
-      options.backend = run.backend;
-      options.seed = run.seed;
+      SimulationOptions options = simulation_options_of(run);
       options.threads = 1;
       options.halo = std::make_shared<MailboxTransport>(mailbox, p);
       parts_.push_back(info->make(params, run.box, run.particles, movable, options));

@@ -57,6 +57,7 @@
 #include "src/backend/cpu/sweep.hpp"
 #include "src/backend/observables.hpp"
 #include "src/backend/user_order.hpp"
+#include "src/movable/cpu_movable.hpp"
 #include "src/movable/movable_rules.hpp"
 
 namespace cellgraph {
@@ -74,8 +75,7 @@ class PartitionedMovableSimulation final : public MovableSimulation {
         rule_(movable::rebuild_rule<Coord>(model.box, particles, model.radius, movable.skin)),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
         messages_(options.halo, movable.part, movable.parts) {
-    movable::check_movable_model<Model>();
-    if (model.box.dims != D) throw Error("the box has " + std::to_string(model.box.dims) + " dimensions, the model " + std::to_string(D));
+    movable::check_movable_model(model);
     double longest = 0;
     for (int a = 0; a < D; ++a) longest = std::max(longest, model.box.length[a]);
     // Wider than the search's cutoff by more than rounding in Coord can shorten a distance.
@@ -114,10 +114,7 @@ class PartitionedMovableSimulation final : public MovableSimulation {
   // Every part passes the whole state (particle id order); each keeps its region's particles.
   void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override {
     check_variable_count(variables.size(), Vars::count);
-    for (std::size_t v = 0; v < sizes_.size(); ++v)
-      if (variables[v].size() != std::size_t(n_total_) * sizes_[v])
-        throw Error("variable " + std::to_string(v) + " has " + std::to_string(variables[v].size()) + " bytes for " +
-                    std::to_string(n_total_) + " particles of " + std::to_string(sizes_[v]) + " bytes each");
+    for (std::size_t v = 0; v < sizes_.size(); ++v) movable::check_variable_bytes(v, variables[v].size(), n_total_, sizes_[v]);
     std::vector<std::vector<Coord>> axis(D, std::vector<Coord>(n_total_));
     std::vector<std::vector<double>> wide(D, std::vector<double>(n_total_));
     PointsView<Coord> view;
@@ -175,18 +172,7 @@ class PartitionedMovableSimulation final : public MovableSimulation {
     if constexpr (K > 0) {
       prepare_lists();
       const Layout& L = stepping();
-      const StateRef<Vars> state = current_.ref();
-      const std::int64_t n = L.num_vertices;
-#pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
-      {
-        std::int64_t mine[K] = {};
-#pragma omp for schedule(static) nowait
-        for (std::int64_t v = 0; v < n; ++v)
-          model_.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(L, model_, state, std::uint32_t(v)), mine);
-#pragma omp critical
-        for (int k = 0; k < K; ++k) sums[k] += mine[k];
-      }
-      sums = messages_.sum(sums);
+      sums = messages_.sum(movable::observable_sums(model_, L, current_.ref(), L.num_vertices, threads_));
     }
     return observable_values_of(model_, sums, n_total_);
   }
@@ -452,32 +438,14 @@ class PartitionedMovableSimulation final : public MovableSimulation {
 
   // The Verlet lists cut to the radius at the current positions (the halo's included).
   void filter() {
-    const BoxIn<Coord> in = box_in<Coord>(model_.box);
-    const Coord r2 = cutoff_squared<Coord>(model_.radius);
-    const PointsView<Coord> now = points(current_);
-    const Layout& C = layout_;
-    const std::int64_t n = C.num_vertices;
-#pragma omp parallel for num_threads(threads_) schedule(static) if (n >= cpu::kParallelMinimum)
-    for (std::int64_t v = 0; v < n; ++v) {
-      const movable::ListAddress at =
-          movable::list_address(C.slice_begin.data(), C.hub_row_begin.data(), C.num_hub_vertices(), std::uint32_t(v));
-      working_.degree[v] = movable::filter_list(in, now.axis, r2, C.neighbors.data(), working_.neighbors.data(), at,
-                                                C.degree[v], std::uint32_t(v), C.null_cell());
-    }
+    movable::filter_lists(model_.box, model_.radius, points(current_), layout_, working_, layout_.num_vertices, threads_);
   }
 
   // Has any owned particle moved by more than the threshold since the last rebuild?
   bool moved_too_far() const {
     if (rule_.every_step) return true;
-    const BoxIn<Coord> in = box_in<Coord>(model_.box);
-    const Coord limit = Coord(rule_.threshold) * Coord(rule_.threshold);
-    const PointsView<Coord> now = points(current_);
-    const Coord* anchor[3] = {anchor_[0].data(), anchor_[1].data(), D == 3 ? anchor_[2].data() : nullptr};
-    const std::int64_t n = layout_.num_vertices;
-    bool far = false;
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(|| : far) if (n >= cpu::kParallelMinimum)
-    for (std::int64_t v = 0; v < n; ++v) far = far || squared_distance(in, now.axis, std::uint32_t(v), anchor, std::uint32_t(v)) > limit;
-    return far;
+    return movable::moved_beyond<Coord, D>(model_.box, rule_.threshold, points(current_), anchor_, layout_.num_vertices,
+                                          threads_);
   }
 
   Model model_;

@@ -1,7 +1,8 @@
 // The CPU movable backend, the reference: cell-list search and compile on the host, the
 // state moved to each new layout's order by one gather per variable, and the CPU sweep
 // (src/backend/cpu/sweep.hpp) stepping on the compiled lists. movable_simulation.hpp says
-// what a step is.
+// what a step is. The partitioned backend (partition/movable/partitioned_movable.hpp) steps
+// each part the same way, with the helpers below, so that the two stay bit for bit alike.
 #pragma once
 #include <omp.h>
 
@@ -23,6 +24,58 @@
 
 namespace cellgraph {
 
+namespace movable {
+
+// The observables' integer sums over local vertices [0, n) of L (K > 0 only).
+template <class Model>
+std::vector<std::int64_t> observable_sums(const Model& model, const Layout& L, const StateRef<typename Model::Vars>& state,
+                                          std::int64_t n, int threads) {
+  using Vars = typename Model::Vars;
+  constexpr int K = observable_count_of<Model>();
+  std::vector<std::int64_t> sums(K, 0);
+#pragma omp parallel num_threads(threads) if (n >= cpu::kParallelMinimum)
+  {
+    std::int64_t mine[K] = {};
+#pragma omp for schedule(static) nowait
+    for (std::int64_t v = 0; v < n; ++v)
+      model.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(L, model, state, std::uint32_t(v)), mine);
+#pragma omp critical
+    for (int k = 0; k < K; ++k) sums[k] += mine[k];
+  }
+  return sums;
+}
+
+// The Verlet lists of local vertices [0, n) of `candidates` (radius + skin) cut to the radius
+// at positions `now`, into `working` (a copy of `candidates`).
+template <class Coord>
+void filter_lists(const Box& box, double radius, const PointsView<Coord>& now, const Layout& candidates,
+                  Layout& working, std::int64_t n, int threads) {
+  const BoxIn<Coord> in = box_in<Coord>(box);
+  const Coord r2 = cutoff_squared<Coord>(radius);
+  const Layout& C = candidates;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= cpu::kParallelMinimum)
+  for (std::int64_t v = 0; v < n; ++v) {
+    const ListAddress at = list_address(C.slice_begin.data(), C.hub_row_begin.data(), C.num_hub_vertices(), std::uint32_t(v));
+    working.degree[v] = filter_list(in, now.axis, r2, C.neighbors.data(), working.neighbors.data(), at, C.degree[v],
+                                    std::uint32_t(v), C.null_cell());
+  }
+}
+
+// Has any of local cells [0, n) moved by more than `threshold` from its `anchor` position?
+template <class Coord, int D>
+bool moved_beyond(const Box& box, double threshold, const PointsView<Coord>& now, const std::vector<Coord> (&anchor)[3],
+                  std::int64_t n, int threads) {
+  const BoxIn<Coord> in = box_in<Coord>(box);
+  const Coord limit = Coord(threshold) * Coord(threshold);
+  const Coord* from[3] = {anchor[0].data(), anchor[1].data(), D == 3 ? anchor[2].data() : nullptr};
+  bool far = false;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : far) if (n >= cpu::kParallelMinimum)
+  for (std::int64_t v = 0; v < n; ++v) far = far || squared_distance(in, now.axis, std::uint32_t(v), from, std::uint32_t(v)) > limit;
+  return far;
+}
+
+}  // namespace movable
+
 template <class Model>
 class CpuMovableSimulation final : public MovableSimulation {
   using Vars = typename Model::Vars;
@@ -36,8 +89,7 @@ class CpuMovableSimulation final : public MovableSimulation {
         rule_(movable::rebuild_rule<Coord>(model.box, particles, model.radius, movable.skin)),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
         current_(std::size_t(particles) + 2), next_(std::size_t(particles) + 2) {
-    movable::check_movable_model<Model>();
-    if (model.box.dims != D) throw Error("the box has " + std::to_string(model.box.dims) + " dimensions, the model " + std::to_string(D));
+    movable::check_movable_model(model);
   }
 
   std::string backend_name() const override { return "cpu"; }
@@ -77,9 +129,7 @@ class CpuMovableSimulation final : public MovableSimulation {
     for_each_variable<Vars>([&](auto c) {
       constexpr int I = decltype(c)::value;
       using T = typename Vars::template type<I>;
-      if (variables[I].size() != std::size_t(n_) * sizeof(T))
-        throw Error("variable " + std::to_string(I) + " has " + std::to_string(variables[I].size()) + " bytes for " +
-                    std::to_string(n_) + " particles of " + std::to_string(sizeof(T)) + " bytes each");
+      movable::check_variable_bytes(I, variables[I].size(), n_, sizeof(T));
       std::memcpy(current_.template array<I>().data(), variables[I].data(), variables[I].size());
     });
     check_points(model_.box, points(current_));
@@ -108,18 +158,7 @@ class CpuMovableSimulation final : public MovableSimulation {
     std::vector<std::int64_t> sums(K, 0);
     if constexpr (K > 0) {
       prepare_lists();
-      const Layout& L = stepping();
-      const StateRef<Vars> state = current_.ref();
-      const std::int64_t n = n_;
-#pragma omp parallel num_threads(threads_) if (n >= cpu::kParallelMinimum)
-      {
-        std::int64_t mine[K] = {};
-#pragma omp for schedule(static) nowait
-        for (std::int64_t v = 0; v < n; ++v)
-          model_.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(L, model_, state, std::uint32_t(v)), mine);
-#pragma omp critical
-        for (int k = 0; k < K; ++k) sums[k] += mine[k];
-      }
+      sums = movable::observable_sums(model_, stepping(), current_.ref(), n_, threads_);
     }
     return observable_values_of(model_, sums, n_);
   }
@@ -197,32 +236,11 @@ class CpuMovableSimulation final : public MovableSimulation {
   }
 
   // The Verlet lists cut to the radius at the current positions.
-  void filter() {
-    const BoxIn<Coord> in = box_in<Coord>(model_.box);
-    const Coord r2 = cutoff_squared<Coord>(model_.radius);
-    const PointsView<Coord> now = points(current_);
-    const Layout& C = candidates_;
-    const std::int64_t n = n_;
-#pragma omp parallel for num_threads(threads_) schedule(static) if (n >= cpu::kParallelMinimum)
-    for (std::int64_t v = 0; v < n; ++v) {
-      const movable::ListAddress at =
-          movable::list_address(C.slice_begin.data(), C.hub_row_begin.data(), C.num_hub_vertices(), std::uint32_t(v));
-      working_.degree[v] = movable::filter_list(in, now.axis, r2, C.neighbors.data(), working_.neighbors.data(), at,
-                                                C.degree[v], std::uint32_t(v), C.null_cell());
-    }
-  }
+  void filter() { movable::filter_lists(model_.box, model_.radius, points(current_), candidates_, working_, n_, threads_); }
 
   // Has any cell moved by more than the threshold since the last rebuild?
   bool moved_too_far() const {
-    const BoxIn<Coord> in = box_in<Coord>(model_.box);
-    const Coord limit = Coord(rule_.threshold) * Coord(rule_.threshold);
-    const PointsView<Coord> now = points(current_);
-    const Coord* anchor[3] = {anchor_[0].data(), anchor_[1].data(), D == 3 ? anchor_[2].data() : nullptr};
-    const std::int64_t n = n_;
-    bool far = false;
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(|| : far) if (n >= cpu::kParallelMinimum)
-    for (std::int64_t v = 0; v < n; ++v) far = far || squared_distance(in, now.axis, std::uint32_t(v), anchor, std::uint32_t(v)) > limit;
-    return far;
+    return movable::moved_beyond<Coord, D>(model_.box, rule_.threshold, points(current_), anchor_, n_, threads_);
   }
 
   Model model_;

@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -38,6 +39,22 @@ constexpr void check_movable_model() {
   static_assert(std::is_same_v<typename Model::Coordinate, float> || std::is_same_v<typename Model::Coordinate, double>,
                 "a movable model's Coordinate is float or double");
   static_assert(has_position_variables<Model>(), "a movable model's variables 0 .. dims-1 are its Coordinate");
+}
+
+// The checks above, and that the model's box has the model's dimensions (every backend's
+// constructor).
+template <class Model>
+void check_movable_model(const Model& model) {
+  check_movable_model<Model>();
+  if (model.box.dims != Model::dims)
+    throw Error("the box has " + std::to_string(model.box.dims) + " dimensions, the model " + std::to_string(Model::dims));
+}
+
+// A state variable handed to import_state: one value of `value_size` bytes per particle.
+inline void check_variable_bytes(std::size_t variable, std::size_t bytes, std::uint32_t particles, std::size_t value_size) {
+  if (bytes != std::size_t(particles) * value_size)
+    throw Error("variable " + std::to_string(variable) + " has " + std::to_string(bytes) + " bytes for " +
+                std::to_string(particles) + " particles of " + std::to_string(value_size) + " bytes each");
 }
 
 // The neighbor search's cutoff and the displacement that calls for a rebuild. A Verlet list

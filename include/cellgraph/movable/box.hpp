@@ -33,6 +33,24 @@ CG_HD inline T axis_delta(T a, T b, T length, bool periodic) {
   return d;
 }
 
+// A coordinate x just moved by its velocity component v, kept inside the box along an axis of
+// that length: periodic, back into [0, length) (from one length out at most); closed,
+// reflected at the walls, v reversed. The step of the Vicsek and MCA models.
+CG_HD inline void keep_inside(bool periodic, double& x, double& v, double length) {
+  if (periodic) {
+    if (x >= length) {
+      x -= length;
+    } else if (x < 0.0) {
+      x += length;
+      if (x >= length) x = 0.0;  // -tiny + L rounds to L
+    }
+  } else if (x < 0.0) {
+    x = -x, v = -v;
+  } else if (x > length) {
+    x = 2.0 * length - x, v = -v;
+  }
+}
+
 // The box's lengths in the coordinate type, as kernels take them.
 template <class T>
 struct BoxIn {

@@ -38,8 +38,7 @@ class CudaMovableSimulation final : public MovableSimulation {
         buffer_{DeviceState<Vars>(std::size_t(particles) + 2), DeviceState<Vars>(std::size_t(particles) + 2)},
         step_counter_(1), moved_(1), moved_host_(1), sums_(std::size_t(kObservableCopies) * std::max(K, 1)),
         source_(particles) {
-    movable::check_movable_model<Model>();
-    if (model.box.dims != D) throw Error("the box has " + std::to_string(model.box.dims) + " dimensions, the model " + std::to_string(D));
+    movable::check_movable_model(model);
     for (int a = 0; a < D; ++a) by_particle_[a] = DeviceArray<Coord>(particles);
     const std::uint32_t zero = 0;
     step_counter_.upload(&zero, 1);
@@ -91,9 +90,7 @@ class CudaMovableSimulation final : public MovableSimulation {
     for_each_variable<Vars>([&](auto c) {
       constexpr int I = decltype(c)::value;
       using T = typename Vars::template type<I>;
-      if (variables[I].size() != std::size_t(n_) * sizeof(T))
-        throw Error("variable " + std::to_string(I) + " has " + std::to_string(variables[I].size()) + " bytes for " +
-                    std::to_string(n_) + " particles of " + std::to_string(sizeof(T)) + " bytes each");
+      movable::check_variable_bytes(I, variables[I].size(), n_, sizeof(T));
       if constexpr (I < D) {
         axis[I].resize(n_);
         std::memcpy(axis[I].data(), variables[I].data(), variables[I].size());
