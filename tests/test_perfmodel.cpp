@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <tuple>
 #include <filesystem>
 #include <sstream>
 
 #include <unistd.h>
 
+#include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/png.hpp"
 #include "cellgraph/partition.hpp"
@@ -137,6 +140,50 @@ std::vector<pm::Measurement> stencil_sweep(double noise_amount) {
       const double n = std::ldexp(1.0, k), b = 2 + 4 * (degree + 0.3);
       rows.push_back(row("rgg:" + std::to_string(k) + ":" + std::to_string(degree), "graph", "lifelike", std::uint64_t(n), b,
                          two_term_time(n, b)));
+    }
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].seconds_per_step *= 1 + noise(i, noise_amount);
+  return rows;
+}
+
+
+// A device with latency terms (docs/PERFORMANCE_MODEL.md): 2 us per kernel launch, 60 ns per
+// entry of the step's depth, the two-term costs above, and a colored step's per-class sweep
+// (launches x bytes at 8 TB/s).
+constexpr double kDepthCost = 60e-9, kClassBandwidth = 8e12;
+double latency_time(double cells, double bytes, std::uint32_t launches, double depth) {
+  return two_term_time(cells, bytes) + kTwoLaunch * (launches - 1.0) + kDepthCost * depth +
+         (launches > 1 ? launches * cells * bytes / kClassBandwidth : 0.0);
+}
+
+// stencil_sweep's rows with a depth each (a grid: its neighbors; an rgg: its largest degree,
+// growing with the size), timed by latency_time. Colored: Ising rows of `classes` classes per
+// stencil (a depth of classes x neighbors), every rgg with 10 + degree / 2 + k / 4 classes.
+std::vector<pm::Measurement> depth_sweep(double noise_amount, bool colored = false) {
+  std::vector<pm::Measurement> rows;
+  const std::tuple<const char*, int, int> stencils[] = {
+      {"vonneumann", 4, 5}, {"moore", 8, 9}, {"vonneumann:2", 12, 11}, {"moore:2", 24, 18}};
+  auto add = [&](pm::Measurement m, std::uint32_t launches, double depth) {
+    m.update = colored ? "colored" : "sync";
+    m.model = colored ? "ising" : "lifelike";
+    m.launches = launches;
+    m.depth = depth;
+    m.seconds_per_step = latency_time(double(m.cells), m.bytes_per_cell, launches, depth);
+    rows.push_back(m);
+  };
+  for (const auto& [name, neighbors, classes] : stencils)
+    for (int k = 16; k <= (colored ? 22 : 26); k += 2) {
+      const double n = std::ldexp(1.0, k), b = 2 + 4.0 * neighbors + (colored ? 4 : 0);
+      const std::uint32_t launches = colored ? std::uint32_t(classes) : 1;
+      add(row("grid:" + std::to_string(k) + ":" + name, "grid", "", std::uint64_t(n), b, 0), launches,
+          double(neighbors) * launches);
+    }
+  for (int degree : {4, 8, 16})
+    for (int k = 16; k <= 22; k += 2) {
+      const double n = std::ldexp(1.0, k), b = 2 + 4 * (degree + 0.3) + (colored ? 4 : 0);
+      const std::uint32_t launches = colored ? std::uint32_t(10 + degree / 2 + k / 4) : 1;
+      const double widest = 2.0 * degree + k;
+      add(row("rgg:" + std::to_string(k) + ":" + std::to_string(degree), "graph", "", std::uint64_t(n), b, 0), launches,
+          colored ? widest * launches * 0.8 : widest);
     }
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i].seconds_per_step *= 1 + noise(i, noise_amount);
   return rows;
@@ -399,6 +446,187 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
   CHECK_FALSE(bytes.pass);
 }
 
+
+TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest walk") {
+  SUBCASE("exact timings: launch, c_depth and the two-term costs") {
+    const std::vector<pm::Measurement> rows = depth_sweep(0);
+    const pm::FittedModel f = pm::fit(rows);
+    CHECK(f.preferred == pm::View::two_term);
+    for (const char* kind : {"grid", "graph", "*"}) {
+      INFO(std::string(kind));
+      const pm::GroupFit* g = std::string(kind) == "*" ? f.shared_group("lifelike", "sync") : f.group("lifelike", "sync", kind);
+      REQUIRE(g);
+      const pm::ComputeConstants& c = g->of(pm::View::two_term);
+      CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
+      CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(1e-6));
+      CHECK(c.per_cell == doctest::Approx(kPerCell).epsilon(1e-6));
+      CHECK(c.per_work == doctest::Approx(1 / kTwoBandwidth).epsilon(1e-6));
+      CHECK(c.per_work_cache == doctest::Approx(1 / kTwoCacheBandwidth).epsilon(1e-6));
+      CHECK(c.per_class_work == 0);
+      CHECK(c.rms_rel < 1e-9);
+    }
+    // Without the term (--no-depth), the small steps are missed.
+    pm::FitOptions no_depth;
+    no_depth.depth = false;
+    const pm::FittedModel without = pm::fit(rows, no_depth);
+    CHECK(without.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_depth == 0);
+    CHECK(pm::agreement_over(without, rows, pm::View::two_term).max_abs_rel > 0.1);
+  }
+  SUBCASE("2% noise: c_depth within 10%, a small graph of a deeper walk predicted within 5%") {
+    const pm::FittedModel f = pm::fit(depth_sweep(0.02));
+    const pm::ComputeConstants& c = f.group("lifelike", "sync", "graph")->of(pm::View::two_term);
+    CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(0.10));
+    CHECK(pm::agreement_over(f, depth_sweep(0.02), pm::View::two_term).pearson_log > 0.99);
+    // copter2-like: 55,476 cells of 13 neighbors, its longest list 44.
+    pm::Measurement copter = row("graph:copter2.graph", "graph", "lifelike", 55476, 2 + 4 * 13.3, 0);
+    copter.launches = 1;
+    copter.depth = 44;
+    const double truth = latency_time(55476, copter.bytes_per_cell, 1, 44);
+    CHECK(pm::predict(f, copter, pm::View::two_term).seconds_per_step == doctest::Approx(truth).epsilon(0.05));
+  }
+  SUBCASE("rows without a depth (older CSVs) fit without the term") {
+    std::vector<pm::Measurement> rows = depth_sweep(0);
+    rows[3].depth = 0;  // one unknown row in the grid group: no depth column there
+    const pm::FittedModel f = pm::fit(rows);
+    CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_depth == 0);
+    CHECK(f.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_depth ==
+          doctest::Approx(kDepthCost).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("perfmodel: colored steps cost a launch and a sweep per class") {
+  SUBCASE("exact timings: launch per class, c_depth, per-byte cost and the per-class sweep") {
+    const std::vector<pm::Measurement> rows = depth_sweep(0, true);
+    const pm::FittedModel f = pm::fit(rows);
+    for (const char* kind : {"grid", "graph", "*"}) {
+      INFO(std::string(kind));
+      const pm::GroupFit* g = std::string(kind) == "*" ? f.shared_group("ising", "colored") : f.group("ising", "colored", kind);
+      REQUIRE(g);
+      const pm::ComputeConstants& c = g->of(pm::View::two_term);
+      CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
+      CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(1e-6));
+      CHECK(c.per_cell == doctest::Approx(kPerCell).epsilon(1e-6));
+      CHECK(c.per_work == doctest::Approx(1 / kTwoBandwidth).epsilon(1e-6));
+      CHECK(c.per_class_work == doctest::Approx(1 / kClassBandwidth).epsilon(1e-6));
+      CHECK(c.rms_rel < 1e-9);
+    }
+    // A stencil of more classes than any fitted, predicted exactly.
+    pm::Measurement deep = rows[0];
+    deep.launches = 30;
+    deep.depth = 30 * 26;
+    deep.bytes_per_cell = 2 + 4 * 26 + 4;
+    CHECK(pm::predict(f, deep, pm::View::two_term).seconds_per_step ==
+          doctest::Approx(latency_time(double(deep.cells), deep.bytes_per_cell, 30, 30 * 26)).epsilon(1e-6));
+  }
+  SUBCASE("2% noise: the per-class constants within 10%, correlation above 0.99") {
+    const std::vector<pm::Measurement> rows = depth_sweep(0.02, true);
+    const pm::FittedModel f = pm::fit(rows);
+    const pm::ComputeConstants& c = f.shared_group("ising", "colored")->of(pm::View::two_term);
+    CHECK(c.per_class_work == doctest::Approx(1 / kClassBandwidth).epsilon(0.10));
+    CHECK(c.launch * 30 + c.per_depth * 300 == doctest::Approx(kTwoLaunch * 30 + kDepthCost * 300).epsilon(0.10));
+    const pm::Agreement a = pm::agreement_over(f, rows, pm::View::two_term);
+    CHECK(a.pearson > 0.99);
+    CHECK(a.max_abs_rel < 0.06);
+  }
+  SUBCASE("colored rows of an older CSV (launches unknown) count one launch and no class sweep") {
+    std::vector<pm::Measurement> rows = depth_sweep(0, true);
+    for (pm::Measurement& m : rows) m.launches = 0, m.depth = 0;
+    const pm::FittedModel f = pm::fit(rows);
+    const pm::ComputeConstants& c = f.group("ising", "colored", "grid")->of(pm::View::bytes);
+    CHECK(c.per_depth == 0);
+    CHECK(c.per_class_work == 0);
+    CHECK(c.per_work > 0);
+  }
+}
+
+TEST_CASE("perfmodel: the cache regime is split only where the rows show it") {
+  // No cache effect (one bandwidth), 3% noise: evidence fits one cost; always splits anyway.
+  std::vector<pm::Measurement> rows;
+  for (int i = 0; i < 40; ++i) {
+    const double n = std::round(std::ldexp(1.0, 14) * std::pow(2.0, i * 14.0 / 39));
+    rows.push_back(row("grid:" + std::to_string(i), "grid", "lifelike", std::uint64_t(n), 34, kLaunch + n * 34 / kBandwidth));
+    rows.back().seconds_per_step *= 1 + noise(std::size_t(i), 0.03);
+  }
+  auto split = [&](pm::CacheRegime r) {
+    pm::FitOptions o;
+    o.cache_regime = r;
+    return pm::fit(rows, o).group("lifelike", "sync", "grid")->of(pm::View::bytes).cache_fitted;
+  };
+  CHECK_FALSE(split(pm::CacheRegime::evidence));
+  CHECK(split(pm::CacheRegime::always));
+  CHECK_FALSE(split(pm::CacheRegime::off));
+  // A real cache effect (bytes_sweep: 6 TB/s within, 2.4 beyond) is split by default.
+  CHECK(pm::fit(bytes_sweep(0.02)).group("lifelike", "sync", "grid")->of(pm::View::bytes).cache_fitted);
+  CHECK(pm::parse_cache_regime("evidence") == pm::CacheRegime::evidence);
+  CHECK_THROWS_WITH_AS(pm::parse_cache_regime("sometimes"), doctest::Contains("off, evidence or always"), Error);
+}
+
+TEST_CASE("perfmodel: a step's launches and depth from its layout") {
+  GridSpec grid;
+  grid.size = parse_grid_size("16x16", &grid.dims);
+  grid.stencil = parse_stencil("moore", 2);
+  const Layout moore = compile(build_grid_graph(grid));
+  const pm::StepShape sync = pm::step_shape(moore);
+  CHECK(sync.launches == 1);
+  CHECK(sync.depth == 8);
+  const ColorClasses classes = color_classes(moore, greedy_coloring(moore, 1));
+  const pm::StepShape colored = pm::step_shape(moore, &classes);
+  CHECK(colored.launches == classes.count());
+  CHECK(colored.depth == 8.0 * classes.count());
+  // Hubs: a warp walks degree / 32 entries a lane, a giant's block degree / 256; ordinary
+  // vertices their slice's width. A star of 3000 leaves plus one of 400, thresholds 300 and 1000.
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  for (VertexId leaf = 2; leaf < 3002; ++leaf) edges.emplace_back(0, leaf);
+  for (VertexId leaf = 2; leaf < 402; ++leaf) edges.emplace_back(1, leaf);
+  for (VertexId v = 3002; v + 1 < 3200; ++v) edges.emplace_back(v, v + 1);
+  CompileOptions o;
+  o.hub_degree = 300;
+  o.giant_degree = 1000;
+  const Layout hubs = compile(graph_from_edges(3200, edges), o);
+  REQUIRE(hubs.num_giant_hubs == 1);
+  REQUIRE(hubs.num_hub_vertices() >= 2);
+  double widest = 0;
+  for (std::uint32_t s = hubs.num_hub_slices; s < hubs.num_slices(); ++s) widest = std::max(widest, double(hubs.slice_width[s]));
+  CHECK(widest == 2);  // leaves of both stars, and the path
+  CHECK(pm::step_shape(hubs).depth == std::max({widest, std::ceil(3000.0 / 256), std::ceil(400.0 / 32)}));
+}
+
+TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth columns") {
+  pm::Measurement sync = row("grid:20", "grid", "lifelike", 1 << 20, 34, 9e-6);
+  sync.launches = 1;
+  sync.depth = 8;
+  pm::Measurement colored = sync;
+  colored.update = "colored";
+  colored.launches = 9;
+  colored.depth = 72;
+  std::istringstream now(csv_of({sync, colored}));
+  const std::vector<pm::Measurement> back = pm::parse_measurements(now, "t.csv");
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].launches == 1);
+  CHECK(back[0].depth == 8);
+  CHECK(back[1].launches == 9);
+  CHECK(back[1].depth == 72);
+  // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
+  std::string old = csv_of({sync, colored});
+  for (const char* column : {",launches", ",depth"}) old.replace(old.find(column), std::strlen(column), "");
+  for (const char* tail : {",1,8\n", ",9,72\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  std::istringstream older(old);
+  const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
+  REQUIRE(read.size() == 2);
+  CHECK(read[0].launches == 1);
+  CHECK(read[1].launches == 0);
+  CHECK(read[0].depth == 0);
+  CHECK(read[1].depth == 0);
+  // Empty fields: unknown, and written back empty.
+  pm::Measurement unknown = colored;
+  unknown.launches = 0;
+  unknown.depth = 0;
+  CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 4) + ",0,8\n");
+  CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
+                       ParseError);
+}
+
 TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out ones") {
   std::vector<pm::Measurement> rows = two_model_sweep();
   pm::Holdout holdout;
@@ -470,7 +698,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 23 fields, the header has 22"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 25 fields, the header has 24"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
@@ -522,7 +750,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 2", "format = 7"), "format '7'"},
+      {replaced("format = 3", "format = 7"), "format '7'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -544,7 +772,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows);
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 2\n"));
+  CHECK(contains(out.str(), "format = 3\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -775,6 +1003,48 @@ TEST_SUITE("mpi") {
   }
 }
 
+
+TEST_CASE("cli: perfmodel annotate reconstructs the launches and depth that measure records") {
+  ScratchDir dir;
+  const std::string csv = dir / "t.csv";
+  auto r = run_cli("perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --out " + csv +
+                   " --sources grid@6:8:2,grid:vonneumann:2@8,rgg@9,rmat@9 --models lifelike,ising --colored-on-hubs");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  const std::vector<pm::Measurement> measured = pm::read_measurements(csv);
+  REQUIRE(measured.size() == 10);
+  for (const pm::Measurement& m : measured) {
+    INFO(m.source, " ", m.update);
+    CHECK(m.depth > 0);
+    CHECK((m.update == "colored") == (m.launches > 1));
+  }
+  CHECK(measured[0].depth == 8);   // grid:8x8:moore, synchronous
+  CHECK(measured[1].depth == 8.0 * measured[1].launches);
+  // The same file without the columns (as the first GPU sweeps wrote it), annotated again.
+  std::string old = pm::csv_header() + "\n";
+  for (pm::Measurement m : measured) m.launches = 0, m.depth = 0, old += pm::csv_row(m) + "\n";
+  old.replace(old.find(",launches,depth"), 15, "");
+  for (std::size_t at = old.find(",,\n"); at != std::string::npos; at = old.find(",,\n")) old.replace(at, 3, "\n");
+  const std::string bare = dir.write("old.csv", old);
+  r = run_cli("perfmodel annotate " + bare + " --out " + dir / "annotated.csv");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "10 rows annotated"));
+  const std::vector<pm::Measurement> annotated = pm::read_measurements(dir / "annotated.csv");
+  REQUIRE(annotated.size() == measured.size());
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    INFO(measured[i].source, " ", measured[i].update);
+    CHECK(annotated[i].launches == measured[i].launches);
+    CHECK(annotated[i].depth == measured[i].depth);
+    CHECK(annotated[i].seconds_per_step == measured[i].seconds_per_step);
+  }
+  // A row whose layout differs from what its source builds is refused.
+  std::string wrong = old;
+  wrong.replace(wrong.find(",34,"), 4, ",35,");
+  r = run_cli("perfmodel annotate " + dir.write("wrong.csv", wrong) + " --out " + dir / "w.csv");
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "bytes per cell, the row has 35"));
+  CHECK_FALSE(std::filesystem::exists(dir / "w.csv"));
+}
+
 TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing") {
   ScratchDir dir;
   const std::string bad_csv = dir.write("bad.csv", pm::csv_header() + "\nnot,a,row\n");
@@ -783,7 +1053,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 22", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 24", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel predict --model-file " + dir / "missing.fit" + " --grid 8x8", "cannot open " + dir / "missing.fit", 1},
       {"perfmodel predict --model-file " + garbled + " --grid 8x8", "garbled.fit:4: [machine] has no 'device'", 1},

@@ -13,6 +13,13 @@
 // takes one value while the working set N_p * B fits the device's cache (L2, or the CPU's
 // last level) and another beyond it, when rows of both regimes were measured (the two-term
 // view's per-cell cost is one: the cache changes what bytes cost, not what a cell does).
+// Two latency terms (all views): a step costs T_launch per kernel launch it makes (1 for a
+// synchronous step, one per color class for a colored one: T_launch * launches) and c_depth
+// per entry of the longest serial chain of neighbor loads (depth: the widest slice a thread
+// walks; a hub's degree / 32 for a warp, a giant's / 256 for a block; summed over the classes
+// of a colored step), which bounds a small step that does not fill the GPU. A colored step of
+// several launches also pays c_class * launches * work: each class's sweep reads about the
+// whole index array (its vertices are scattered over the slices).
 // Partitioned runs add
 //   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
 // of the busiest part: exchanges per step (1; a colored step exchanges after each class), each
@@ -26,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "cellgraph/coloring.hpp"
 #include "cellgraph/graph.hpp"
 #include "cellgraph/layout.hpp"
 #include "cellgraph/simulation.hpp"
@@ -59,6 +67,12 @@ struct Measurement {
   double clock_mhz = 0;                 // 0: unknown
   double cache_bytes = 0;               // L2 (cuda) or last-level cache (cpu); 0: unknown
   double copy_gbps = 0;                 // copy bandwidth measured in the same run, read + write
+  // Kernel launches (sweeps) of a step: 1 synchronous, the color classes colored; 0: unknown
+  // (a CSV without the column: its colored rows), counted as 1.
+  std::uint32_t launches = 0;
+  // The longest serial chain of neighbor entries a thread walks in a step, summed over its
+  // launches (see StepShape); 0: unknown (a CSV without the column).
+  double depth = 0;
   std::string origin;                   // "file:line" it was read from (not a column)
 
   double messages() const { return double(peers_max) * exchanges * variables; }
@@ -67,8 +81,10 @@ struct Measurement {
   double working_set() const { return double(part_cells_max) * bytes_per_cell; }
 };
 
-// The CSV: a header naming the columns (any order; all of them), then one row each. Fields
-// holding a comma or a quote are quoted ("...", "" for a quote).
+// The CSV: a header naming the columns (any order; all of them but `launches` and `depth`,
+// which CSVs written before them lack), then one row each. Fields holding a comma or a quote
+// are quoted ("...", "" for a quote). Empty `launches` / `depth` fields, or a CSV without the
+// column: unknown (launches 1 for a synchronous row, 0 for another; depth 0).
 std::string csv_header();
 std::string csv_row(const Measurement& m);
 // Throws ParseError "name:line: what is wrong" for malformed input, Error when the file
@@ -120,6 +136,8 @@ struct ComputeConstants {
   double per_cell = 0;         // two-term only (0 in the one-term views)
   double per_work = 0;
   double per_work_cache = 0;   // = per_work unless cache_fitted
+  double per_depth = 0;        // seconds per entry of the step's depth (0 unless every row has one)
+  double per_class_work = 0;   // seconds per unit of launches x work (colored steps: a class's sweep)
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
   // The rows determine the constants: for two-term, their bytes per cell differ by at least
   // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0), and
@@ -166,10 +184,18 @@ struct Machine {
 // cuda: the current device's name, multiprocessors, clock and L2.
 Machine describe_machine(BackendKind backend, int threads);
 
+// Whether the per-work cost takes a value of its own inside the cache: never (off), where
+// the rows show it (evidence: at least two rows each side, and the split lowers the group's
+// squared relative error by at least 10%, as two-term must to be preferred), or wherever
+// two rows lie each side (always: the behaviour before the wide H100 sweep).
+enum class CacheRegime { off, evidence, always };
+const char* cache_regime_name(CacheRegime r);             // "off", "evidence", "always"
+CacheRegime parse_cache_regime(const std::string& text);  // throws Error
+
 struct FittedModel {
   Machine machine;
   View preferred = View::bytes;
-  bool cache_regime = true;
+  CacheRegime cache_regime = CacheRegime::evidence;
   std::vector<GroupFit> groups;      // per (model, update, kind)
   std::vector<GroupFit> shared;      // per (model, update): kind "*"
   std::optional<ExchangeFit> exchange;  // none without partitioned rows
@@ -183,7 +209,8 @@ struct FittedModel {
 };
 
 struct FitOptions {
-  bool cache_regime = true;  // separate per-work costs inside and beyond the cache
+  CacheRegime cache_regime = CacheRegime::evidence;
+  bool depth = true;  // fit c_depth where every row of a group records its depth
 };
 
 // Fits every group with at least two sizes (groups with fewer are noted and predicted through
@@ -272,6 +299,18 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
                                        View view);
 // The index of the fastest prediction (the fewest ranks among equals).
 std::size_t fastest(const std::vector<Prediction>& predictions);
+
+// The latency shape of a step on a layout: its kernel launches and its depth, the longest
+// serial chain of neighbor entries one thread walks (an ordinary vertex's thread walks its
+// slice's width, padding included; a hub's warp degree / 32 entries each lane, rounded up; a
+// giant's block degree / 256). Synchronous (classes null): one launch, the largest of these
+// over the layout (the hub kernels run beside the ordinary one). Colored: one launch per
+// class, and the sum over the classes of each class's largest (they run one after another).
+struct StepShape {
+  std::uint32_t launches = 1;
+  double depth = 0;
+};
+StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr);
 
 // ---------------------------------------------------------------------------------------------
 // Model specs of the sweep: "NAME[:key=value...][@UPDATE]", e.g. "sir:beta=0.05:tau=8",

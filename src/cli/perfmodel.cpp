@@ -26,7 +26,8 @@ constexpr const char* kUsage =
     "  measure   time a sweep of sizes, models and sources (under mpirun -np N: on N parts) into a CSV\n"
     "  fit       fit per-cell cost, launch overhead, exchange latency and bandwidth to timings CSVs\n"
     "  validate  fit on some rows, predict the rows held out, pass or fail against a tolerance\n"
-    "  predict   a run's time per step and in all, per GPU count, and the best count\n";
+    "  predict   a run's time per step and in all, per GPU count, and the best count\n"
+    "  annotate  add the launches and depth columns to timings measured without them (rebuilds each source)\n";
 
 // A figure, or "-" where it is undefined (a correlation of one row).
 std::string figure(double x, int digits = 3) {
@@ -119,6 +120,39 @@ void print_two_term(std::ostream& out, const pm::FittedModel& f, const std::vect
   }
 }
 
+// The latency terms of each group: the depth and launches its rows span, and per view the
+// launch cost and c_depth.
+void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, const std::vector<pm::GroupFit>& groups) {
+  for (const pm::GroupFit& g : groups) {
+    double depth_min = 0, depth_max = 0;
+    std::uint32_t launches_min = 0, launches_max = 0;
+    bool any = false, depth_known = true;
+    for (const pm::Measurement& r : rows) {
+      if (r.ranks != 1 || r.model != g.model || r.update != g.update || (g.kind != "*" && r.kind != g.kind)) continue;
+      const std::uint32_t l = r.launches ? r.launches : 1;
+      depth_known = depth_known && r.depth > 0;
+      if (!any) depth_min = depth_max = r.depth, launches_min = launches_max = l;
+      depth_min = std::min(depth_min, r.depth), depth_max = std::max(depth_max, r.depth);
+      launches_min = std::min(launches_min, l), launches_max = std::max(launches_max, l);
+      any = true;
+    }
+    std::ostringstream name, depth, launches;
+    name << g.model << "|" << g.update << "|" << g.kind;
+    if (depth_known && any) depth << figure(depth_min) << "-" << figure(depth_max);
+    else depth << "-";
+    launches << launches_min << "-" << launches_max;
+    out << "  " << std::left << std::setw(34) << name.str() << std::right << std::setw(12) << depth.str() << std::setw(10)
+        << launches.str();
+    for (pm::View v : pm::kViews) {
+      const pm::ComputeConstants& c = g.of(v);
+      out << std::setw(18) << (figure(c.launch * 1e6) + ", " + (depth_known && any ? figure(c.per_depth * 1e9) : "-"));
+    }
+    // A colored step's per-class sweep (bytes view): launches x bytes at this bandwidth.
+    const double per_class = g.of(pm::View::bytes).per_class_work;
+    out << std::setw(14) << (launches_max > 1 && per_class > 0 ? figure(1e-9 / per_class) : "-") << "\n";
+  }
+}
+
 void print_agreement_row(std::ostream& out, const std::string& label, const pm::Agreement& a) {
   out << "  " << std::left << std::setw(8) << label << std::right << std::setw(6) << a.rows << std::setw(10)
       << figure(a.pearson, 4) << std::setw(13) << figure(a.pearson_log, 4) << std::setw(9) << figure(a.r_squared, 4)
@@ -144,9 +178,12 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
       << figure(m.cache_bytes / 1048576) << " MiB, copy " << figure(m.copy_gbps) << " GB/s"
       << (m.backend == "cpu" ? ", " + std::to_string(m.threads) + " threads" : "") << "\n";
   for (const std::string& note : f.notes) out << "note: " << note << "\n";
-  out << "\none rank, the one-term views: T = launch + cost x work; work = cells (cycles view) or bytes (bytes view) per "
-      << (m.backend == "cuda" ? "GPU" : "thread") << ";\nseparate costs beyond and within the cache "
-      << (f.cache_regime ? "where both were measured" : "off (--no-cache-regime)") << "\n"
+  out << "\none rank, the one-term views: T = launch x launches + c_depth x depth + cost x work; work = cells (cycles "
+      << "view) or bytes (bytes view) per " << (m.backend == "cuda" ? "GPU" : "thread") << ";\nseparate costs beyond and within the cache: "
+      << (f.cache_regime == pm::CacheRegime::off        ? "off (--cache-regime off)"
+          : f.cache_regime == pm::CacheRegime::evidence ? "where the rows show it (--cache-regime evidence; '-': not split)"
+                                                        : "wherever both were measured (--cache-regime always)")
+      << "\n"
       << "  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows" << std::setw(10)
       << "launch us" << std::setw(10) << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell") << std::setw(9) << "cached"
       << std::setw(10) << "eff GB/s" << std::setw(9) << "cached" << std::setw(8) << "% copy" << std::setw(9) << "err cyc"
@@ -163,6 +200,14 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   print_two_term(out, f, f.groups);
   out << " shared by every layout kind (*):\n";
   print_two_term(out, f, f.shared);
+  out << "\nlatency terms: launch us per kernel launch (1 a step; a colored step one per class) and c_depth ns per "
+      << "entry of the step's depth (the longest chain of neighbor entries a thread walks), per view ('-': the rows "
+      << "record no depth); a colored step's per-class sweep, launches x bytes, as GB/s (bytes view)\n  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(12)
+      << "depth" << std::setw(10) << "launches";
+  for (pm::View v : pm::kViews) out << std::setw(18) << (std::string(pm::view_name(v)) + " us, ns");
+  out << std::setw(14) << "class GB/s" << "\n";
+  print_latency(out, rows, f.groups);
+  print_latency(out, rows, f.shared);
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
     auto per_byte = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
     out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
@@ -241,8 +286,24 @@ po::options_description fit_options(const char* caption) {
       "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
       "out", po::value<std::string>(), "write the fitted constants here (for `perfmodel predict`)")(
       "predictions", po::value<std::string>(), "write every row measured against predicted here (for tools/plot_perfmodel.py)")(
-      "no-cache-regime", po::bool_switch(), "one per-cell cost whatever the working set (the paper's model)");
+      "cache-regime", po::value<std::string>(),
+      "separate per-work costs inside and beyond the cache: off, evidence (default: where the rows show it, the "
+      "split lowering a group's squared error by 10% or more) or always (where two rows lie each side)")(
+      "no-cache-regime", po::bool_switch(), "the same as --cache-regime off: one cost whatever the working set (the paper's model)")(
+      "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)");
   return d;
+}
+
+pm::FitOptions fit_options_from(const po::variables_map& vm) {
+  pm::FitOptions options;
+  if (vm.count("cache-regime")) options.cache_regime = pm::parse_cache_regime(vm["cache-regime"].as<std::string>());
+  if (vm["no-cache-regime"].as<bool>()) {
+    if (vm.count("cache-regime") && options.cache_regime != pm::CacheRegime::off)
+      throw Error("--no-cache-regime contradicts --cache-regime " + vm["cache-regime"].as<std::string>());
+    options.cache_regime = pm::CacheRegime::off;
+  }
+  options.depth = !vm["no-depth"].as<bool>();
+  return options;
 }
 
 }  // namespace
@@ -280,8 +341,7 @@ int perfmodel_fit(const Args& args) {
                                "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV]", vm))
     return 0;
   const std::vector<pm::Measurement> rows = read_all(vm);
-  pm::FitOptions options;
-  options.cache_regime = !vm["no-cache-regime"].as<bool>();
+  const pm::FitOptions options = fit_options_from(vm);
   const pm::FittedModel f = pm::fit(rows, options);
   // Both outputs are opened before either is written: a bad path leaves neither behind.
   std::unique_ptr<AtomicFile> out, predictions;
@@ -315,8 +375,7 @@ int perfmodel_validate(const Args& args) {
   if (vm.count("holdout-source")) holdout.sources = vm["holdout-source"].as<std::vector<std::string>>();
   const double tolerance = vm["tolerance"].as<double>();
   if (!(tolerance > 0)) throw Error("--tolerance must be positive");
-  pm::FitOptions options;
-  options.cache_regime = !vm["no-cache-regime"].as<bool>();
+  const pm::FitOptions options = fit_options_from(vm);
   std::optional<pm::View> view;
   if (vm.count("view")) view = pm::parse_view(vm["view"].as<std::string>());
   const pm::Validation v = pm::validate(rows, holdout, tolerance, options, view);
@@ -373,6 +432,7 @@ int perfmodel_command(const Args& args) {
   if (command == "fit") return perfmodel_fit(rest);
   if (command == "validate") return perfmodel_validate(rest);
   if (command == "predict") return perfmodel_predict(rest);
+  if (command == "annotate") return perfmodel_annotate(rest);
   std::cerr << "cellgraph perfmodel: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

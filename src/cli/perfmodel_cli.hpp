@@ -9,6 +9,7 @@ int perfmodel_measure(const Args& args);
 int perfmodel_fit(const Args& args);
 int perfmodel_validate(const Args& args);
 int perfmodel_predict(const Args& args);
+int perfmodel_annotate(const Args& args);
 
 // Parses a subcommand's options, its positional arguments (if `positional` names an option)
 // included. Prints help and returns false for --help; throws Error for bad options.

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "cellgraph/coloring.hpp"
@@ -272,10 +273,10 @@ int perfmodel_measure(const Args& args) {
   if (root) {
     std::string earlier;
     if (vm["append"].as<bool>() && std::ifstream(out_path)) {
-      pm::read_measurements(out_path);  // a well-formed CSV with this header (throws otherwise)
-      std::ifstream in(out_path, std::ios::binary);
-      earlier.assign(std::istreambuf_iterator<char>(in), {});
-      if (!earlier.empty() && earlier.back() != '\n') earlier += '\n';
+      // A well-formed CSV (throws otherwise), written again under this header: a CSV from
+      // before the launches and depth columns keeps its rows, those fields empty (unknown).
+      earlier = pm::csv_header() + "\n";
+      for (const pm::Measurement& m : pm::read_measurements(out_path)) earlier += pm::csv_row(m) + "\n";
     }
     csv = std::make_unique<AtomicFile>(out_path);
     csv->stream() << (earlier.empty() ? pm::csv_header() + "\n" : earlier);
@@ -363,6 +364,13 @@ int perfmodel_measure(const Args& args) {
     const std::vector<std::uint32_t> initial = random_fill(std::uint32_t(n), fill, options.seed);
     std::vector<std::uint32_t> coloring;  // the whole graph's, for colored models on several ranks
     std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
+    // The step's launches and depth (the busiest rank's), synchronous and colored.
+    auto busiest = [](pm::StepShape shape) {
+      shape.depth = mpi::max(shape.depth);
+      return shape;
+    };
+    const pm::StepShape sync_shape = busiest(pm::step_shape(*layout));
+    std::optional<pm::StepShape> colored_shape;
 
     for (const SweepModel& m : sweep) {
       if (!runs_on(m, n, base.kind)) {
@@ -379,6 +387,19 @@ int perfmodel_measure(const Args& args) {
       if (colored && ranks > 1 && coloring.empty()) {
         coloring = greedy_coloring(g, options.seed);
         colors = coloring.empty() ? 1 : *std::max_element(coloring.begin(), coloring.end()) + 1;
+      }
+      if (colored && !colored_shape) {
+        // The classes the simulation steps through: the same coloring (both backends color
+        // alike, coloring.hpp), the whole graph's on a part.
+        std::vector<std::uint32_t> local;
+        if (ranks == 1) {
+          local = greedy_coloring(*layout, options.seed);
+        } else {
+          local.resize(layout->num_vertices);
+          for (std::uint32_t v = 0; v < layout->num_vertices; ++v) local[v] = coloring[layout->local_to_user[v]];
+        }
+        const ColorClasses classes = color_classes(*layout, local, ranks == 1 ? 0 : colors);
+        colored_shape = busiest(pm::step_shape(*layout, &classes));
       }
       std::unique_ptr<Simulation> sim = ranks == 1 ? m.info->make(m.params, layout, o)
                                                    : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
@@ -397,6 +418,9 @@ int perfmodel_measure(const Args& args) {
       row.state_bytes = state[key].first;
       row.variables = state[key].second;
       row.exchanges = ranks > 1 ? (colored ? colors : 1) : 0;
+      const pm::StepShape& shape = colored ? *colored_shape : sync_shape;
+      row.launches = shape.launches;
+      row.depth = shape.depth;
       // Compulsory traffic per cell update, as `bench` counts it: every variable read and
       // written, every stored index (padding included), and a colored step's class lists.
       row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
@@ -406,7 +430,8 @@ int perfmodel_measure(const Args& args) {
       csv->stream() << pm::csv_row(row) << "\n";
       ++measured;
       std::cout << s.label << "  " << key << " (" << row.update << ")  " << n << " cells, " << three_digits(row.bytes_per_cell)
-                << " B/cell: " << three_digits(row.seconds_per_step * 1e6) << " us/step, "
+                << " B/cell, " << row.launches << (row.launches > 1 ? " launches" : " launch") << ", depth "
+                << three_digits(row.depth) << ": " << three_digits(row.seconds_per_step * 1e6) << " us/step, "
                 << three_digits(double(n) / row.seconds_per_step) << " updates/s (" << row.steps << " steps)\n"
                 << std::flush;
     }
@@ -422,6 +447,122 @@ int perfmodel_measure(const Args& args) {
       std::cout << "\n";
     }
   }
+  return 0;
+}
+
+}  // namespace cellgraph::cli
+
+// cellgraph perfmodel annotate: the launches and depth columns of timings measured before
+// `measure` recorded them, reconstructed as `measure` computes them. A row's source label names
+// what `measure` built (grid:DIMSxDIMS:NEIGHBORHOOD periodic, a generator with its fixed seed,
+// a file), so its layout is compiled again with the given layout options and its coloring
+// taken with --seed (measure's default 1); each source is checked against the row's cells and
+// bytes per cell, and a row that does not match is an error. Partitioned rows are left as they
+// are (their parts would need METIS again).
+namespace cellgraph::cli {
+namespace {
+
+SourceSpec source_from_label(const std::string& label) {
+  SourceSpec spec;
+  const std::string kind = label.substr(0, label.find(':'));
+  const std::string rest = label.size() > kind.size() + 1 ? label.substr(kind.size() + 1) : "";
+  if (rest.empty()) throw Error("source '" + label + "' is not one that `perfmodel measure` writes");
+  if (kind == "grid") {
+    const auto colon = rest.find(':');
+    if (colon == std::string::npos) throw Error("source '" + label + "': expected grid:DIMS:NEIGHBORHOOD");
+    spec.grid = rest.substr(0, colon);
+    spec.neighborhood = rest.substr(colon + 1);
+    spec.boundary = "periodic";
+  } else if (kind == "rgg" || kind == "er" || kind == "rmat") {
+    spec.generator = label;
+  } else if (kind == "graph") {
+    spec.graph_file = rest;
+  } else if (kind == "mesh") {
+    spec.mesh_file = rest;
+  } else {
+    throw Error("source '" + label + "' is not one that `perfmodel measure` writes");
+  }
+  return spec;
+}
+
+}  // namespace
+
+int perfmodel_annotate(const Args& args) {
+  po::options_description d("cellgraph perfmodel annotate");
+  d.add_options()("help,h", "show this help")(
+      "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
+      "out", po::value<std::string>(), "the CSV to write, every row with launches and depth (required)")(
+      "seed", unsigned_value<std::uint64_t>(1), "the seed the timings were measured with (colored updates: the coloring)");
+  d.add(layout_options());
+  po::variables_map vm;
+  if (!parse_perfmodel_options(args, d, "timings", "usage: cellgraph perfmodel annotate TIMINGS.csv... --out CSV", vm))
+    return 0;
+  if (!vm.count("timings")) throw Error("no timings: name the CSV file(s) that `cellgraph perfmodel measure` wrote");
+  if (!vm.count("out")) throw Error("--out FILE is required (the annotated CSV)");
+  const std::uint64_t seed = get_unsigned<std::uint64_t>(vm, "seed");
+  const CompileOptions compile_opts = compile_options(vm);
+  std::vector<pm::Measurement> rows;
+  for (const std::string& path : vm["timings"].as<std::vector<std::string>>()) {
+    std::vector<pm::Measurement> more = pm::read_measurements(path);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  AtomicFile out(vm["out"].as<std::string>());
+  std::vector<std::string> order;  // sources in the order of their first row
+  std::map<std::string, std::vector<pm::Measurement*>> by_source;
+  for (pm::Measurement& m : rows)
+    if (m.ranks == 1) {
+      if (!by_source.count(m.source)) order.push_back(m.source);
+      by_source[m.source].push_back(&m);
+    }
+  std::size_t annotated = 0, partitioned = rows.size();
+  const auto start = std::chrono::steady_clock::now();
+  for (const std::string& label : order) {
+    std::vector<pm::Measurement*>& list = by_source[label];
+    std::optional<Layout> layout;
+    std::optional<pm::StepShape> sync_shape, colored_shape;
+    {
+      const Source source = load_source(source_from_label(label));
+      if (source.graph.num_vertices() != list[0]->cells)
+        throw Error(list[0]->origin + ": " + label + " builds " + std::to_string(source.graph.num_vertices()) +
+                    " cells, the row has " + std::to_string(list[0]->cells));
+      if (pm::layout_kind(source.graph, compile_opts) != list[0]->kind)
+        throw Error(list[0]->origin + ": " + label + " compiles to a layout of kind " +
+                    pm::layout_kind(source.graph, compile_opts) + ", the row has " + list[0]->kind +
+                    " (other layout options?)");
+      layout.emplace(compile(source.graph, compile_opts));
+    }
+    const double stored = double(layout->neighbors.size()) / double(layout->num_vertices);
+    for (pm::Measurement* m : list) {
+      const bool colored = m->update == "colored";
+      // The layout measured: the row's bytes per cell, as measure counts them.
+      const double bytes = 2 * m->state_bytes + 4 * stored + (colored ? 4 : 0);
+      if (std::abs(bytes - m->bytes_per_cell) > 1e-6 * m->bytes_per_cell)
+        throw Error(m->origin + ": " + label + " compiles to " + three_digits(bytes) + " bytes per cell, the row has " +
+                    three_digits(m->bytes_per_cell) + " (other layout options?)");
+      if (colored && !colored_shape) {
+        const ColorClasses classes = color_classes(*layout, greedy_coloring(*layout, seed));
+        colored_shape = pm::step_shape(*layout, &classes);
+      }
+      if (!colored && !sync_shape) sync_shape = pm::step_shape(*layout);
+      const pm::StepShape& shape = colored ? *colored_shape : *sync_shape;
+      m->launches = shape.launches;
+      m->depth = shape.depth;
+      ++annotated;
+    }
+    std::cout << label << ": " << layout->num_vertices << " cells, depth " << three_digits(sync_shape ? sync_shape->depth : 0)
+              << (colored_shape ? ", colored " + std::to_string(colored_shape->launches) + " classes, depth " +
+                                      three_digits(colored_shape->depth)
+                                : std::string())
+              << "\n"
+              << std::flush;
+  }
+  partitioned -= annotated;
+  out.stream() << pm::csv_header() << "\n";
+  for (const pm::Measurement& m : rows) out.stream() << pm::csv_row(m) << "\n";
+  out.commit();
+  std::cout << "wrote " << vm["out"].as<std::string>() << ": " << annotated << " rows annotated"
+            << (partitioned ? ", " + std::to_string(partitioned) + " partitioned rows left without" : std::string()) << " in "
+            << std::lround(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) << " s\n";
   return 0;
 }
 

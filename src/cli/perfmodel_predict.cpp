@@ -115,24 +115,33 @@ int perfmodel_predict(const Args& args) {
     base.kind = "grid";
     stored = double(grid->stencil.size());  // grids compile without padding
     description = "grid " + requested.grid + " " + requested.neighborhood + " " + requested.boundary;
+    // A step's depth: every slice of a grid is as wide as its stencil (boundary slots included).
+    base.launches = 1;
+    base.depth = double(grid->stencil.size());
+    if (colored) {  // the classes of a grid's coloring hardly depend on its size: color a corner of it
+      GridSpec sample = *grid;
+      for (int a = 0; a < sample.dims; ++a) sample.size[a] = std::min<std::int64_t>(sample.size[a], 64);
+      base.launches = color_count(build_grid_graph(sample), seed);
+      base.depth *= base.launches;
+      colors_note = " (the classes counted on a grid of at most 64 cells a side)";
+    }
   } else {
     const Graph& g = graph();
     base.cells = g.num_vertices();
     base.kind = pm::layout_kind(g, compile_opts);
-    stored = double(compile(g, compile_opts).neighbors.size()) / double(base.cells);
+    const Layout layout = compile(g, compile_opts);
+    stored = double(layout.neighbors.size()) / double(base.cells);
     description = loaded->description;
+    pm::StepShape shape = pm::step_shape(layout);
+    if (colored) {
+      const ColorClasses classes = color_classes(layout, greedy_coloring(layout, seed));
+      shape = pm::step_shape(layout, &classes);
+    }
+    base.launches = shape.launches;
+    base.depth = shape.depth;
   }
   base.bytes_per_cell = 2 * base.state_bytes + 4 * stored + (colored ? 4 : 0);
-  if (colored && counts.size() > 1) {
-    if (grid) {  // the classes of a grid's coloring hardly depend on its size: color a corner of it
-      GridSpec sample = *grid;
-      for (int a = 0; a < sample.dims; ++a) sample.size[a] = std::min<std::int64_t>(sample.size[a], 64);
-      base.exchanges = color_count(build_grid_graph(sample), seed);
-      colors_note = " (the classes counted on a grid of at most 64 cells a side)";
-    } else {
-      base.exchanges = color_count(graph(), seed);
-    }
-  }
+  if (colored) base.exchanges = base.launches;  // a partitioned colored step exchanges after each class
 
   // The split into K parts for every count.
   Source probe;  // partition_options_from only asks whether the source is a grid
@@ -164,7 +173,10 @@ int perfmodel_predict(const Args& args) {
             << "fit " << vm["model-file"].as<std::string>() << ": " << f.machine.backend << " on " << f.machine.device << ", "
             << pm::view_name(view) << " view, constants of " << p[0].basis
             << (f.exchange ? ", the machine's exchange" : "") << "\n";
-  if (colored && counts.size() > 1) std::cout << "colored: " << base.exchanges << " exchanges per step" << colors_note << "\n";
+  std::cout << "step: " << base.launches << (base.launches > 1 ? " launches" : " launch") << ", depth "
+            << three_digits(base.depth) << " (the longest chain of neighbor entries a thread walks)"
+            << (colored ? "; colored: " + std::to_string(base.exchanges) + " classes, an exchange after each on several " + unit + "s" : "")
+            << colors_note << "\n";
   if (gpu)
     std::cout << "(several GPUs: one per rank, as `mpirun -np K cellgraph run` places them)\n";
   else

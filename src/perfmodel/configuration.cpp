@@ -16,6 +16,35 @@ std::string layout_kind(const Graph& g, const CompileOptions& options) {
   return max_degree >= compile_options_for(g, options).hub_degree ? "hubs" : "graph";
 }
 
+namespace {
+
+// The serial entries of vertex v's walk: its slice's width (a thread), or its degree over the
+// threads of its warp or block (hubs, giants).
+double walk_depth(const Layout& L, std::uint32_t v) {
+  if (v < L.num_giant_hubs) return double((L.degree[v] + kGiantHubThreads - 1) / kGiantHubThreads);
+  if (v < L.num_hub_vertices()) return double((L.degree[v] + kWarpSize - 1) / kWarpSize);
+  return double(L.slice_width[v / kSliceWidth]);
+}
+
+}  // namespace
+
+StepShape step_shape(const Layout& L, const ColorClasses* classes) {
+  StepShape s;
+  if (!classes) {
+    for (std::uint32_t v = 0; v < L.num_hub_vertices(); ++v) s.depth = std::max(s.depth, walk_depth(L, v));
+    for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i) s.depth = std::max(s.depth, double(L.slice_width[i]));
+    return s;
+  }
+  s.launches = std::max(1u, classes->count());
+  for (std::uint32_t c = 0; c < classes->count(); ++c) {
+    double deepest = 0;
+    for (std::uint32_t i = classes->begin[c]; i < classes->begin[c + 1]; ++i)
+      deepest = std::max(deepest, walk_depth(L, classes->vertices[i]));
+    s.depth += deepest;
+  }
+  return s;
+}
+
 std::optional<PartShape> grid_slab_estimate(const GridSpec& grid, std::uint32_t parts) {
   const std::uint64_t n = grid.cell_count();
   if (parts == 0 || parts > n) throw Error("cannot split " + std::to_string(n) + " cells into " + std::to_string(parts) + " parts");

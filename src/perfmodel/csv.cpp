@@ -66,6 +66,7 @@ struct Column {
   const char* name;
   std::function<std::string(const Measurement&)> write;
   std::function<void(Measurement&, const std::string&)> read;
+  bool optional = false;  // CSVs written before it lack it: its value is then unknown
 };
 
 #define CG_TEXT(field, check) \
@@ -108,6 +109,11 @@ const std::vector<Column>& columns() {
       CG_REAL(clock_mhz, false),
       CG_REAL(cache_bytes, false),
       CG_REAL(copy_gbps, false),
+      // Added after the first GPU sweeps: empty (or absent) is unknown.
+      {"launches", [](const Measurement& m) { return m.launches ? std::to_string(m.launches) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.launches = f.empty() ? 0 : whole<std::uint32_t>(f, 1u); }, true},
+      {"depth", [](const Measurement& m) { return m.depth > 0 ? format_number(m.depth) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.depth = f.empty() ? 0 : real(f, true); }, true},
   };
   return table;
 }
@@ -184,7 +190,7 @@ std::vector<Measurement> parse_measurements(std::istream& in, const std::string&
         it->second = nullptr;
       }
       for (const auto& [column, unused] : by_name)
-        if (unused) throw ParseError(name, number, "the header has no column '" + column + "'");
+        if (unused && !unused->optional) throw ParseError(name, number, "the header has no column '" + column + "'");
       continue;
     }
     if (fields.size() != order.size())
@@ -197,6 +203,8 @@ std::vector<Measurement> parse_measurements(std::istream& in, const std::string&
         throw ParseError(name, number, std::string(order[i]->name) + ": " + e.what);
       }
     }
+    // A step that is not colored is one launch; a colored row without the column stays unknown.
+    if (!m.launches && m.update != "colored") m.launches = 1;
     if (m.part_cells_max > m.cells) throw ParseError(name, number, "part_cells_max exceeds cells");
     if (m.ranks == 1 && m.part_cells_max != m.cells)
       throw ParseError(name, number, "a row of one rank has part_cells_max != cells");

@@ -25,8 +25,17 @@ double work(const Measurement& m, View v) { return v == View::cycles ? cells(m) 
 
 bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set() <= m.cache_bytes; }
 
+// Kernel launches of a step: recorded, else 1 (a synchronous step; an older CSV's colored row).
+double launches(const Measurement& m) { return m.launches ? double(m.launches) : 1.0; }
+
+// Work a colored step repeats per class: its classes' vertices are scattered over the slices, so
+// each class's sweep reads about the whole index array (a sector per index); launches x work.
+// Zero for a step of one launch.
+double class_work(const Measurement& m, View v) { return m.launches > 1 ? double(m.launches) * work(m, v) : 0.0; }
+
 double compute_seconds(const ComputeConstants& c, const Measurement& m, View v) {
-  return c.launch + c.per_cell * cells(m) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v);
+  return c.launch * launches(m) + c.per_depth * m.depth + c.per_cell * cells(m) +
+         (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v) + c.per_class_work * class_work(m, v);
 }
 
 using Rows = std::vector<const Measurement*>;
@@ -46,22 +55,22 @@ double rms_rel(const ComputeConstants& c, const Rows& rows, View v) {
   return std::sqrt(sum / double(rows.size()));
 }
 
-// T = launch [+ per_cell * cells] + per_work * work, with a per-work cost of its own inside
-// the cache when at least two rows lie on each side of it. Columns in that order: of two the
-// rows cannot tell apart, the earlier is kept.
-ComputeConstants fit_compute(const Rows& rows, View v, bool cache_regime) {
-  std::size_t inside = 0;
-  for (const Measurement* m : rows) inside += in_cache(*m);
-  const bool split = cache_regime && inside >= 2 && rows.size() - inside >= 2;
+// T = launch * launches [+ per_depth * depth] [+ per_cell * cells] + per_work * work, with a
+// per-work cost of its own inside the cache when `split`. Columns in that order: of two the
+// rows cannot tell apart, the earlier is kept (a depth that does not vary within the group
+// goes to the launch). The depth column only where every row records one.
+ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool classes) {
   const bool two_term = v == View::two_term;
   std::vector<std::vector<double>> a;
   std::vector<double> b;
   for (const Measurement* m : rows) {
     const double t = m->seconds_per_step, w = work(*m, v);
-    std::vector<double> columns{1 / t};
+    std::vector<double> columns{launches(*m) / t};
+    if (depth) columns.push_back(m->depth / t);
     if (two_term) columns.push_back(cells(*m) / t);
     if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
     else columns.push_back(w / t);
+    if (classes) columns.push_back(class_work(*m, v) / t);
     a.push_back(std::move(columns));
     b.push_back(1);
   }
@@ -69,15 +78,33 @@ ComputeConstants fit_compute(const Rows& rows, View v, bool cache_regime) {
   ComputeConstants c;
   std::size_t j = 0;
   c.launch = x[j++];
+  if (depth) c.per_depth = x[j++];
   if (two_term) c.per_cell = x[j++];
   c.per_work = x[j++];
-  c.per_work_cache = split ? x[j] : c.per_work;
+  c.per_work_cache = split ? x[j++] : c.per_work;
+  if (classes) c.per_class_work = x[j++];
   c.cache_fitted = split;
   c.rms_rel = rms_rel(c, rows, v);
   return c;
 }
 
-GroupFit fit_group(const Rows& rows, const std::string& kind, bool cache_regime) {
+// The fit of a view, with the cache regime as FitOptions asks: a split needs at least two rows
+// on each side of the cache, and (evidence) a squared relative error at least 10% below the
+// fit without it.
+ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options) {
+  std::size_t inside = 0;
+  bool depth = options.depth;
+  bool classes = false;
+  for (const Measurement* m : rows) inside += in_cache(*m), depth = depth && m->depth > 0, classes = classes || m->launches > 1;
+  const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
+  const ComputeConstants one = fit_compute_with(rows, v, false, depth, classes);
+  if (!can_split) return one;
+  const ComputeConstants two = fit_compute_with(rows, v, true, depth, classes);
+  if (options.cache_regime == CacheRegime::always) return two;
+  return two.rms_rel * two.rms_rel < 0.9 * one.rms_rel * one.rms_rel - 1e-18 ? two : one;
+}
+
+GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& options) {
   GroupFit g;
   g.model = rows[0]->model;
   g.update = rows[0]->update;
@@ -90,10 +117,10 @@ GroupFit fit_group(const Rows& rows, const std::string& kind, bool cache_regime)
     g.bytes_min = std::min(g.bytes_min, m->bytes_per_cell);
     g.bytes_max = std::max(g.bytes_max, m->bytes_per_cell);
   }
-  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, cache_regime);
+  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, options);
   // A cost per cell and one per byte are told apart only by rows of different bytes per cell.
   if (g.bytes_max >= kTwoTermSpread * g.bytes_min) {
-    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, cache_regime);
+    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, options);
   } else {
     ComputeConstants& c = g.view[int(View::two_term)];
     c = g.of(View::bytes);
@@ -133,6 +160,21 @@ const char* view_name(View v) {
     case View::two_term: return "two-term";
   }
   return "?";
+}
+
+const char* cache_regime_name(CacheRegime r) {
+  switch (r) {
+    case CacheRegime::off: return "off";
+    case CacheRegime::evidence: return "evidence";
+    case CacheRegime::always: return "always";
+  }
+  return "?";
+}
+
+CacheRegime parse_cache_regime(const std::string& text) {
+  for (CacheRegime r : {CacheRegime::off, CacheRegime::evidence, CacheRegime::always})
+    if (text == cache_regime_name(r)) return r;
+  throw Error("the cache regime must be off, evidence or always, not '" + text + "'");
 }
 
 View parse_view(const std::string& text) {
@@ -203,13 +245,13 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   auto fittable = [](const Rows& r) { return distinct_work(r, View::cycles) >= 2 && distinct_work(r, View::bytes) >= 2; };
   for (const auto& [key, group] : by_group) {
     const auto& [model, update, kind] = key;
-    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options.cache_regime));
+    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options));
     else
       f.notes.push_back(model + " (" + update + ") on " + kind + ": " + std::to_string(group.size()) +
                         " row(s) of one size, too few to fit; predicted by the fit shared over layouts");
   }
   for (const auto& [key, group] : by_model) {
-    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options.cache_regime));
+    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options));
     else f.notes.push_back(key.first + " (" + key.second + "): fewer than two sizes on one rank, no fit");
   }
   if (f.groups.empty() && f.shared.empty())
