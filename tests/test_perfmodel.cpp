@@ -684,10 +684,18 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   const std::string header = pm::csv_header() + "\n";
   const std::string good = pm::csv_row(rows[2]);
   auto with_field = [&](const std::string& column, const std::string& value) {
-    std::vector<std::string> names, fields;
-    std::istringstream h(pm::csv_header()), f(good);
-    for (std::string s; std::getline(h, s, ',');) names.push_back(s);
-    for (std::string s; std::getline(f, s, ',');) fields.push_back(s);
+    // Split at every comma, keeping a trailing empty field (getline would drop it).
+    auto split = [](const std::string& line) {
+      std::vector<std::string> parts{""};
+      for (char c : line)
+        if (c == ',')
+          parts.emplace_back();
+        else
+          parts.back().push_back(c);
+      return parts;
+    };
+    const std::vector<std::string> names = split(pm::csv_header()), fields = split(good);
+    REQUIRE(fields.size() == names.size());
     std::string line;
     for (std::size_t i = 0; i < names.size(); ++i) line += (i ? "," : "") + (names[i] == column ? value : fields[i]);
     return line;

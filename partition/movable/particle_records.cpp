@@ -48,7 +48,7 @@ void ParticleRecords::append_packed(const std::vector<std::uint8_t>& message) {
   const std::uint8_t* at = message.data() + 8;
   const std::size_t first = ids.size();
   ids.resize(first + n);
-  std::memcpy(ids.data() + first, at, n * sizeof(VertexId));
+  if (n) std::memcpy(ids.data() + first, at, n * sizeof(VertexId));  // ids.data() may be null when empty
   at += n * sizeof(VertexId);
   for (std::size_t v = 0; v < sizes.size(); ++v) {
     variables[v].insert(variables[v].end(), at, at + n * sizes[v]);
