@@ -21,9 +21,8 @@ struct Epidemic {
   std::uint32_t num_states() const { return immunity ? 3 : 2; }
 
   CG_HD Acc init() const { return 0; }
-  CG_HD void gather(Acc& infected, const CellRead<Vars>& neighbor, std::uint32_t) const {
-    infected += get<0>(neighbor) == kInfected;
-  }
+  CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == kInfected; }
+  CG_HD void gather(Acc& infected, bool neighbor_infected, std::uint32_t) const { infected += neighbor_infected; }
   CG_HD void combine(Acc& infected, const Acc& more) const { infected += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& infected, CellWrite<Vars>& out,
                    const CellContext& context) const {

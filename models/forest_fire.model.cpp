@@ -33,9 +33,8 @@ struct ForestFire {
   std::uint32_t num_states() const { return 3; }
 
   CG_HD Acc init() const { return 0; }
-  CG_HD void gather(Acc& burning, const CellRead<Vars>& neighbor, std::uint32_t) const {
-    burning += get<0>(neighbor) == kBurning;
-  }
+  CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == kBurning; }
+  CG_HD void gather(Acc& burning, bool neighbor_burning, std::uint32_t) const { burning += neighbor_burning; }
   CG_HD void combine(Acc& burning, const Acc& more) const { burning += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& burning, CellWrite<Vars>& out,
                    const CellContext& context) const {

@@ -45,7 +45,8 @@ struct Ising {
   CG_HD static std::int32_t spin(std::uint8_t state) { return state ? 1 : -1; }
 
   CG_HD Acc init() const { return 0; }
-  CG_HD void gather(Acc& sum, const CellRead<Vars>& neighbor, std::uint32_t) const { sum += spin(get<0>(neighbor)); }
+  CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) != 0; }  // spin up
+  CG_HD void gather(Acc& sum, bool neighbor_up, std::uint32_t) const { sum += neighbor_up ? 1 : -1; }
   CG_HD void combine(Acc& sum, const Acc& more) const { sum += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& sum, CellWrite<Vars>& out, const CellContext& context) const {
     const std::uint8_t state = get<0>(self);

@@ -23,9 +23,8 @@ struct LifeLike {
   std::uint32_t num_states() const { return states; }
 
   CG_HD Acc init() const { return 0; }
-  CG_HD void gather(Acc& live, const CellRead<Vars>& neighbor, std::uint32_t) const {
-    live += get<0>(neighbor) == 1;
-  }
+  CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == 1; }  // live
+  CG_HD void gather(Acc& live, bool neighbor_live, std::uint32_t) const { live += neighbor_live; }
   CG_HD void combine(Acc& live, const Acc& more) const { live += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& live, CellWrite<Vars>& out,
                    const CellContext& context) const {

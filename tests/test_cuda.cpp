@@ -15,12 +15,14 @@ namespace {
 
 // Runs the same model from the same state on both backends and compares after each chunk.
 void check_identity(const Graph& g, const std::string& rule, const std::vector<std::uint64_t>& chunks,
-                    double density = 0.4, std::uint32_t boundary_value = 0, CompileOptions c = {}) {
+                    double density = 0.4, std::uint32_t boundary_value = 0, CompileOptions c = {},
+                    SignalPacking packing = SignalPacking::automatic) {
   auto layout = std::make_shared<const Layout>(compile(g, c));
   const models::ModelInfo& life = models::find_model("lifelike");
   SimulationOptions cpu_options, gpu_options;
   cpu_options.boundary_value = gpu_options.boundary_value = boundary_value;
   gpu_options.backend = BackendKind::cuda;
+  gpu_options.signal_packing = packing;
   auto cpu = life.make({{"rule", rule}}, layout, cpu_options);
   auto gpu = life.make({{"rule", rule}}, layout, gpu_options);
   const auto start = random_fill(g.num_vertices(), density, 11);
@@ -81,6 +83,26 @@ TEST_SUITE("gpu") {
     check_identity(rmat_graph(16, 16, 8), "B2,3,10/S1,2,3,40", {1, 64, 3}, 0.3, 0, hubs);
     check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5);  // automatic thresholds
     check_identity(read_graph_file(data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph")), "B2/S23", {200});
+  }
+
+  // Neighbors read from packed signal bits (automatic on large layouts only): the boundary
+  // cell's bit, Generations' dying states (not live), hubs, giants and short runs of words.
+  TEST_CASE("gpu: gathers from packed signals equal the CPU" * doctest::skip(!cuda_device_available())) {
+    const SignalPacking on = SignalPacking::always;
+    for (const char* rule : {"B3/S23", "B2/S", "/2/3", "B3678/S34678"})
+      check_identity(build_grid_graph(grid(37, 23, {BoundaryKind::fixed, 1})), rule, {1, 2, 61, 64, 65}, 0.4,
+                     std::string(rule) == "/2/3" ? 0 : 1, {}, on);
+    check_identity(build_grid_graph(grid(5, 3, {BoundaryKind::periodic, 0})), "B3/S23", {1, 7}, 0.5, 0, {}, on);
+    check_identity(build_grid_graph(grid(50, 41, {BoundaryKind::reflective, 0}, von_neumann_stencil(2, 2))),
+                   "B3,4/S2,3,5", {9}, 0.4, 0, {}, on);
+    check_identity(random_geometric_graph(20000, 6.0, 2), "B2/S23", {1, 64, 128, 5}, 0.4, 0, {}, on);
+    CompileOptions hubs;
+    hubs.hub_degree = 48;
+    check_identity(rmat_graph(14, 16, 3), "B2,3,10/S1,2,3,40", {1, 2, 64, 33}, 0.3, 0, hubs, on);
+    hubs.giant_degree = 300;
+    check_identity(rmat_graph(16, 16, 8), "/2/4", {1, 64, 3}, 0.3, 0, hubs, on);
+    check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5);  // automatic: packed
+    check_identity(random_geometric_graph(1 << 21, 6.0, 4), "B2/S23", {3}, 0.4, 0, {}, SignalPacking::never);
   }
 }
 

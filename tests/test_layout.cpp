@@ -115,3 +115,22 @@ TEST_CASE("layout: empty rows and tiny graphs") {
   Graph lonely = graph_from_edges(1, {});
   check_layout_matches(lonely, compile(lonely));
 }
+
+TEST_CASE("layout: the gather span tells local layouts from scattered ones") {
+  GridSpec grid;
+  grid.size = {1024, 256, 1};
+  grid.stencil = moore_stencil(2, 1);
+  const Layout moore = compile(build_grid_graph(grid));
+  CHECK(median_gather_span(moore) >= 2 * 1024);  // a slice reads the rows above and below
+  CHECK(median_gather_span(moore) <= 2 * 1024 + 64);
+  const std::uint32_t n = 1 << 17;
+  const Layout mesh = compile(random_geometric_graph(n, 6.0, 3));
+  const Layout random = compile(erdos_renyi_graph(n, 8.0, 3));
+  const Layout hubs = compile(rmat_graph(17, 16, 3));
+  MESSAGE("spans: mesh ", median_gather_span(mesh), ", random ", median_gather_span(random), ", R-MAT ",
+          median_gather_span(hubs), " of ", n, " cells");
+  CHECK(median_gather_span(mesh) < n / 16);
+  CHECK(median_gather_span(random) > n * 3 / 4);
+  CHECK(median_gather_span(hubs) > n / 2);
+  CHECK(median_gather_span(compile(graph_from_edges(1, {}))) == 0);  // no neighbors to read
+}

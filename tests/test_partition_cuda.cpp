@@ -19,10 +19,12 @@ using namespace cellgraph::test;
 namespace {
 
 void check_gpu_parts(const std::string& model, const models::Params& params, const Graph& g, std::uint32_t parts,
-                     const std::string& update, const CompileOptions& compile = {}) {
+                     const std::string& update, const CompileOptions& compile = {},
+                     SignalPacking packing = SignalPacking::automatic) {
   INFO(model, " ", update, " on ", parts, " GPU parts");
   SimulationOptions cpu = with_update(update, 23), gpu = cpu;
   gpu.backend = BackendKind::cuda;
+  gpu.signal_packing = packing;
   check_partitioned_identity(model, params, g, partition_graph(g, parts, {}), parts, cpu, gpu, compile);
 }
 
@@ -37,6 +39,10 @@ TEST_SUITE("gpu") {
       check_gpu_parts("ising", {{"T", "2.3"}}, grid, 4, update);
       check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs());
       check_gpu_parts("lifelike", {{"rule", "/2/3"}, {"p", "0.9"}}, hubs, 2, update, small_hubs());
+    }
+    for (const char* update : {"sync", "alpha:0.6"}) {  // halo cells' signals packed each step
+      check_gpu_parts("lifelike", {{"rule", "B3/S23"}}, grid, 3, update, {}, SignalPacking::always);
+      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs(), SignalPacking::always);
     }
   }
 

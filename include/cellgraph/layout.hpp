@@ -88,6 +88,12 @@ struct Layout {
   std::uint32_t num_hub_vertices() const { return hub_row_begin.empty() ? 0 : std::uint32_t(hub_row_begin.size() - 1); }
 };
 
+// How far apart the cells one slice reads lie: the median, over a sample of the ordinary
+// slices, of the distance between the lowest and the highest cell its lanes read (padding and
+// the boundary cell left out). Grids and meshes in a local order span a few rows; random and
+// scale-free graphs the whole state. The CUDA backend picks its gather path by it.
+std::uint64_t median_gather_span(const Layout& L);
+
 // Calls visit(cell, slot) for each entry of vertex v's list, in list order: row-major for
 // hubs, column-major otherwise.
 template <class Visit>

@@ -24,6 +24,15 @@
 // Simulation::hold. Backends that run elsewhere copy the table there and point their copy of
 // the model at the copy (the CUDA backend: src/backend/cuda/model_table.cuh).
 //
+// Optional, for a model whose neighbors count only through one bit of their state (Life: live
+// or not). It writes its gather over that bit instead of over the neighbor's cell:
+//   bool signal(const CellRead<Vars>& cell) const;              // the bit a cell shows
+//   void gather(Acc&, bool signal, std::uint32_t slot) const;
+// Backends call it through gather_neighbor(). The CUDA backend then keeps every cell's bit
+// packed 32 to a word beside the state and gathers from the words: a cache sector holds 256
+// cells' bits against 32 cells' bytes, which is what a gather-bound step on a large irregular
+// graph is short of.
+//
 // A model that needs the cell's own state while it folds (pair forces need the cell's own
 // position) defines init(self) instead of init(): the backends call it through
 // initial_fold(). A hub's partial folds are each initialised from the same self, so combine()
@@ -129,6 +138,23 @@ CG_HD inline typename Model::Acc initial_fold(const Model& model, const CellRead
     (void)self;
     return model.init();
   }
+}
+
+// Whether the model gathers over a one-bit signal (above).
+template <class Model, class = void>
+struct HasSignal : std::false_type {};
+template <class Model>
+struct HasSignal<Model, std::void_t<decltype(std::declval<const Model&>().signal(
+                            std::declval<const CellRead<typename Model::Vars>&>()))>> : std::true_type {};
+
+// One neighbor's gather, through its signal where the model has one.
+template <class Model>
+CG_HD inline void gather_neighbor(const Model& model, typename Model::Acc& acc,
+                                  const CellRead<typename Model::Vars>& neighbor, std::uint32_t slot) {
+  if constexpr (HasSignal<Model>::value)
+    model.gather(acc, bool(model.signal(neighbor)), slot);
+  else
+    model.gather(acc, neighbor, slot);
 }
 
 }  // namespace cellgraph

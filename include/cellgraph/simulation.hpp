@@ -14,6 +14,10 @@ namespace cellgraph {
 
 enum class BackendKind { cpu, cuda };
 
+// Whether the CUDA backend gathers a model's one-bit signals from packed words (model.hpp):
+// automatic uses them on layouts large enough to gain.
+enum class SignalPacking { automatic, always, never };
+
 struct SimulationOptions {
   BackendKind backend = BackendKind::cpu;
   std::uint64_t seed = 0;
@@ -26,6 +30,7 @@ struct SimulationOptions {
   std::shared_ptr<HaloTransport> halo;
   std::vector<std::uint32_t> colors;
   std::uint32_t color_count = 0;  // the whole graph's number of colors (0: those in `colors`)
+  SignalPacking signal_packing = SignalPacking::automatic;
 };
 
 // True when this build has the CUDA backend and a CUDA device is present.

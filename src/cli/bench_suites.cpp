@@ -35,7 +35,7 @@ void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars>
     typename Model::Acc acc = initial_fold(model, CellRead<Vars>{cur, std::uint32_t(v)});
     for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
       const VertexId u = g.neighbors[e];
-      model.gather(acc, CellRead<Vars>{cur, u == kBoundaryVertex ? std::uint32_t(n) : u},
+      gather_neighbor(model, acc, CellRead<Vars>{cur, u == kBoundaryVertex ? std::uint32_t(n) : u},
                    std::uint32_t(e - g.offsets[v]));
     }
     CellWrite<Vars> out{next, std::uint32_t(v)};

@@ -203,7 +203,9 @@ po::options_description backend_options() {
   d.add_options()
       ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")
       ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
-      ("seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)");
+      ("seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)")
+      ("signal-bits", po::value<std::string>()->default_value("auto"),
+       "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off");
   return d;
 }
 
@@ -217,6 +219,11 @@ SimulationOptions simulation_options(const po::variables_map& vm) {
   o.threads = vm["threads"].as<int>();
   if (o.threads < 0) throw Error("--threads must be 0 or more");
   o.seed = get_unsigned<std::uint64_t>(vm, "seed");
+  const std::string packing = vm["signal-bits"].as<std::string>();
+  if (packing == "auto") o.signal_packing = SignalPacking::automatic;
+  else if (packing == "on") o.signal_packing = SignalPacking::always;
+  else if (packing == "off") o.signal_packing = SignalPacking::never;
+  else throw Error("--signal-bits must be auto, on or off, not '" + packing + "'");
   return o;
 }
 

@@ -31,7 +31,7 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
   partial.fill(initial_fold(model, CellRead<Vars>{current, v}));
   const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
   for (std::uint32_t k = 0; k < L.degree[v]; ++k)
-    model.gather(partial[k % threads], CellRead<Vars>{current, row[k]}, k);
+    gather_neighbor(model, partial[k % threads], CellRead<Vars>{current, row[k]}, k);
   for (std::uint32_t warp = 0; warp < threads; warp += kWarpSize)
     for (std::uint32_t offset = kWarpSize / 2; offset > 0; offset /= 2)
       for (std::uint32_t i = 0; i < offset; ++i) model.combine(partial[warp + i], partial[warp + i + offset]);
@@ -47,7 +47,7 @@ typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename 
   if (v < L.num_hub_vertices()) return fold_hub(L, model, current, v);
   typename Model::Acc acc = initial_fold(model, CellRead<typename Model::Vars>{current, v});
   for_each_neighbor(L, v, [&](std::uint32_t cell, std::uint32_t slot) {
-    model.gather(acc, CellRead<typename Model::Vars>{current, cell}, slot);
+    gather_neighbor(model, acc, CellRead<typename Model::Vars>{current, cell}, slot);
   });
   return acc;
 }

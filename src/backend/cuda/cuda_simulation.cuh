@@ -17,6 +17,7 @@
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/halo_exchange.cuh"
 #include "src/backend/cuda/model_table.cuh"
+#include "src/backend/cuda/neighbor_source.cuh"
 #include "src/backend/cuda/observe.cuh"
 #include "src/backend/cuda/stream.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
@@ -76,6 +77,9 @@ class CudaSimulation final : public Simulation {
                      : color_classes(*layout_, options.colors, options.color_count);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
+    scattered_ = HasSignal<Model>::value && layout_->num_vertices >= kPackedSignalMinimumVertices &&
+                 median_gather_span(*layout_) >= kPackedSignalMinimumSpan;
+    if (packs_signals()) signals_ = SignalBits(layout_->state_length());
     // A part that trades nothing runs as a whole graph (with captured step graphs).
     if (options.halo && !layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
     // Default-stream work above (memsets, uploads) must be done before stream_ runs.
@@ -218,6 +222,36 @@ class CudaSimulation final : public Simulation {
   }
 
   bool colored() const { return options_.update.mode == UpdateMode::colored; }
+
+  // Synchronous steps of a model with a one-bit signal gather from packed signal words where
+  // the layout is large and its gathers scattered (or as options say).
+  bool packs_signals() const {
+    if (!HasSignal<Model>::value || colored()) return false;
+    switch (options_.signal_packing) {
+      case SignalPacking::always: return true;
+      case SignalPacking::never: return false;
+      default: return scattered_;
+    }
+  }
+
+  // A synchronous sweep of `from`: through its packed signals where the model has them.
+  template <class Finish>
+  void launch_step_sweep(StateRef<Vars> from, VertexRange giants, VertexRange hubs, VertexRange ordinary,
+                         const Finish& finish, cudaStream_t hub_stream) {
+    if constexpr (HasSignal<Model>::value) {
+      if (packs_signals()) {
+        launch_sweep(model_, device_.view(), from, signals_.neighbors(), giants, hubs, ordinary, finish, stream_,
+                     hub_stream);
+        return;
+      }
+    }
+    launch_sweep(model_, device_.view(), from, giants, hubs, ordinary, finish, stream_, hub_stream);
+  }
+  // Packs `state`'s signals on stream_ before a step reads them.
+  void pack_signals(StateRef<Vars> state) {
+    if constexpr (HasSignal<Model>::value)
+      if (packs_signals()) signals_.pack(model_, state, stream_);
+  }
   static constexpr int observable_count() { return observable_count_of<Model>(); }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
@@ -234,15 +268,16 @@ class CudaSimulation final : public Simulation {
         for (std::uint32_t c = 0; c < classes_.count(); ++c) launch_class(c, from, p);
         continue;
       }
+      pack_signals(from);
       const bool hubs = L.num_hub_vertices > 0;
       if (hubs) {
         CG_CUDA(cudaEventRecord(fork_, stream_));
         CG_CUDA(cudaStreamWaitEvent(hub_stream_, fork_));
       }
-      launch_sweep(model_, L, from, VertexRange{0, L.num_giant_hubs},
-                   VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                   VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
-                   ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, stream_, hub_stream_);
+      launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
+                        VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                        VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
+                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_);
       CG_CUDA_LAUNCHED();
       if (hubs) {
         CG_CUDA(cudaEventRecord(join_, hub_stream_));
@@ -285,13 +320,14 @@ class CudaSimulation final : public Simulation {
     } else {
       const StateRef<Vars> to = buffer_[parity_ ^ 1].ref();
       const ApplyStep<Model> apply{to, p};
-      launch_sweep(model_, L, from, VertexRange{0, L.num_giant_hubs},
-                   VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                   VertexRange{L.num_hub_vertices, H.interior_begin - L.num_hub_vertices}, apply, stream_, stream_);
+      pack_signals(from);
+      launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
+                        VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                        VertexRange{L.num_hub_vertices, H.interior_begin - L.num_hub_vertices}, apply, stream_);
       CG_CUDA_LAUNCHED();
       halo_->pack(to, stream_);
-      launch_sweep(model_, L, from, none, none, VertexRange{H.interior_begin, L.num_vertices - H.interior_begin},
-                   apply, stream_, stream_);
+      launch_step_sweep(from, none, none, VertexRange{H.interior_begin, L.num_vertices - H.interior_begin}, apply,
+                        stream_);
       CG_CUDA_LAUNCHED();
       halo_->start();
       halo_->finish(to, stream_);
@@ -355,6 +391,8 @@ class CudaSimulation final : public Simulation {
   ColorClasses classes_;  // colored updates only
   DeviceArray<std::uint32_t> class_vertices_;
   std::unique_ptr<DeviceHalo<Vars>> halo_;  // partitioned runs only
+  bool scattered_ = false;                   // large, and gathers spread beyond the caches
+  SignalBits signals_;                       // where packs_signals()
   std::uint64_t step_ = 0;
 };
 

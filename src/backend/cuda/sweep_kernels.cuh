@@ -7,7 +7,7 @@
 //                      (warp_fold.cuh); giant hubs one block each, the warps' folds then
 //                      combined in warp order (the order cpu::fold_hub reproduces)
 // Which vertices a launch covers is a Cells policy: a range (every vertex of a kind) or a list
-// (one color class). The step number is read from device memory so that captured CUDA graphs
+// (one color class); where neighbors are read from, a Neighbors policy (neighbor_source.cuh). The step number is read from device memory so that captured CUDA graphs
 // can be replayed.
 #pragma once
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "cellgraph/model.hpp"
 #include "cellgraph/update.hpp"
 #include "src/backend/cuda/device_layout.cuh"
+#include "src/backend/cuda/neighbor_source.cuh"
 #include "src/backend/cuda/warp_fold.cuh"
 
 namespace cellgraph::cuda {
@@ -89,9 +90,9 @@ __device__ __forceinline__ void begin_walk(const LayoutView& L, std::uint32_t v,
   load_index_batch(L, w, 0);
 }
 
-template <class Model, class Finish>
+template <class Model, class Neighbors, class Finish>
 __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
-                                            const Finish& finish, OrdinaryWalk& w) {
+                                            const Neighbors& neighbors, const Finish& finish, OrdinaryWalk& w) {
   using Vars = typename Model::Vars;
   typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, w.v});
   std::uint32_t degree = 0;
@@ -99,7 +100,7 @@ __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView
 #pragma unroll
     for (int j = 0; j < kIndexBatch; ++j)
       if (w.cell[j] != L.null_cell) {  // padding only follows the real entries
-        model.gather(acc, CellRead<Vars>{current, w.cell[j]}, k0 + j);
+        neighbors.gather(model, acc, w.cell[j], k0 + j);
         ++degree;
       }
     k0 += kIndexBatch;
@@ -114,9 +115,10 @@ __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView
 // the loads in flight at the same occupancy (measured on an H100: +9% on a mesh, +5% on a grid).
 inline constexpr int kVerticesPerThread = 2;
 
-template <class Model, class Cells, class Finish>
+template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Cells cells, Finish finish) {
+sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                      Cells cells, Finish finish) {
   const std::uint32_t first = blockIdx.x * kSweepBlockThreads * kVerticesPerThread + threadIdx.x;
   OrdinaryWalk w[kVerticesPerThread];
   bool live[kVerticesPerThread];
@@ -136,13 +138,14 @@ sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> 
   }
 #pragma unroll
   for (int r = 0; r < kVerticesPerThread; ++r)
-    if (live[r]) finish_walk(model, L, current, finish, w[r]);
+    if (live[r]) finish_walk(model, L, current, neighbors, finish, w[r]);
 }
 
 // Thread `t` of `threads` folds entries t, t + threads, ... of a row, a batch of loads at a time.
-template <class Model>
+template <class Model, class Neighbors>
 __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, StateRef<typename Model::Vars> current,
-                                                           const std::uint32_t* row, std::uint32_t degree,
+                                                           const Neighbors& neighbors, const std::uint32_t* row,
+                                                           std::uint32_t degree,
                                                            std::uint32_t t, std::uint32_t threads, std::uint32_t v) {
   using Vars = typename Model::Vars;
   typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, v});
@@ -155,15 +158,16 @@ __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, 
     }
 #pragma unroll
     for (int j = 0; j < kIndexBatch; ++j)
-      if (k0 + j * threads < degree) model.gather(acc, CellRead<Vars>{current, cell[j]}, k0 + j * threads);
+      if (k0 + j * threads < degree) neighbors.gather(model, acc, cell[j], k0 + j * threads);
   }
   return acc;
 }
 
 // One warp per hub vertex.
-template <class Model, class Cells, class Finish>
+template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Cells cells, Finish finish) {
+sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors, Cells cells,
+                 Finish finish) {
   const std::uint32_t i = (blockIdx.x * kSweepBlockThreads + threadIdx.x) / 32;
   const std::uint32_t lane = threadIdx.x % 32;
   if (i >= cells.count) return;  // whole warps leave together
@@ -173,15 +177,17 @@ sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> curre
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  typename Model::Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, lane, 32, v);
+  typename Model::Acc acc =
+      fold_strided(model, current, neighbors, L.neighbors + L.hub_row_begin[v], degree, lane, 32, v);
   warp_combine(model, acc);
   if (lane == 0) finish(model, L, current, v, acc, degree);
 }
 
 // One block of kGiantHubThreads per giant hub.
-template <class Model, class Cells, class Finish>
+template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kGiantHubThreads)
-sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Cells cells, Finish finish) {
+sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                       Cells cells, Finish finish) {
   using Acc = typename Model::Acc;
   constexpr int kWarps = kGiantHubThreads / 32;
   __shared__ alignas(16) unsigned char partial_bytes[kWarps * sizeof(Acc)];
@@ -192,7 +198,8 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  Acc acc = fold_strided(model, current, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x, kGiantHubThreads, v);
+  Acc acc = fold_strided(model, current, neighbors, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x,
+                         kGiantHubThreads, v);
   warp_combine(model, acc);
   if (threadIdx.x % 32 == 0) memcpy(&partial[threadIdx.x / 32], &acc, sizeof(Acc));
   __syncthreads();
@@ -210,18 +217,28 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
 
 // Dispatch: the three kernels over one set of vertices, split by kind (giant hubs, hubs,
 // ordinary), on one stream each (hub_stream may equal stream).
+template <class Model, class Neighbors, class Cells, class Finish>
+void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
+                  const Neighbors& neighbors, Cells giants, Cells hubs, Cells ordinary, const Finish& finish,
+                  cudaStream_t stream, cudaStream_t hub_stream) {
+  auto blocks = [](std::uint64_t threads) { return unsigned((threads + kSweepBlockThreads - 1) / kSweepBlockThreads); };
+  if (giants.count)
+    sweep_giant_hub_kernel<<<giants.count, kGiantHubThreads, 0, hub_stream>>>(model, L, current, neighbors, giants,
+                                                                               finish);
+  if (hubs.count)
+    sweep_hub_kernel<<<blocks(std::uint64_t(hubs.count) * 32), kSweepBlockThreads, 0, hub_stream>>>(
+        model, L, current, neighbors, hubs, finish);
+  if (ordinary.count)
+    sweep_ordinary_kernel<<<blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread),
+                            kSweepBlockThreads, 0, stream>>>(model, L, current, neighbors, ordinary, finish);
+}
+
+// The same, reading neighbors from the state itself.
 template <class Model, class Cells, class Finish>
 void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current, Cells giants,
                   Cells hubs, Cells ordinary, const Finish& finish, cudaStream_t stream, cudaStream_t hub_stream) {
-  auto blocks = [](std::uint64_t threads) { return unsigned((threads + kSweepBlockThreads - 1) / kSweepBlockThreads); };
-  if (giants.count)
-    sweep_giant_hub_kernel<<<giants.count, kGiantHubThreads, 0, hub_stream>>>(model, L, current, giants, finish);
-  if (hubs.count)
-    sweep_hub_kernel<<<blocks(std::uint64_t(hubs.count) * 32), kSweepBlockThreads, 0, hub_stream>>>(model, L, current,
-                                                                                                    hubs, finish);
-  if (ordinary.count)
-    sweep_ordinary_kernel<<<blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread),
-                            kSweepBlockThreads, 0, stream>>>(model, L, current, ordinary, finish);
+  launch_sweep(model, L, current, StateNeighbors<typename Model::Vars>{current}, giants, hubs, ordinary, finish, stream,
+               hub_stream);
 }
 
 __global__ void advance_step_counter(std::uint32_t* counter, std::uint32_t steps);

@@ -1,0 +1,30 @@
+// The spread of a layout's gathers, sampled from its ordinary slices.
+#include <algorithm>
+#include <vector>
+
+#include "cellgraph/layout.hpp"
+
+namespace cellgraph {
+
+std::uint64_t median_gather_span(const Layout& L) {
+  constexpr std::uint32_t kSampledSlices = 4096;
+  const std::uint32_t first = L.num_hub_slices, ordinary = L.num_slices() - first;
+  if (ordinary == 0) return 0;
+  const std::uint32_t stride = std::max<std::uint32_t>(1, ordinary / kSampledSlices);
+  std::vector<std::uint64_t> spans;
+  for (std::uint32_t s = first; s < L.num_slices(); s += stride) {
+    std::uint32_t low = L.null_cell(), high = 0;
+    for (std::uint64_t at = L.slice_begin[s]; at < L.slice_begin[s + 1]; ++at) {
+      const std::uint32_t cell = L.neighbors[at];
+      if (cell >= L.null_cell()) continue;  // padding and the boundary cell
+      low = std::min(low, cell);
+      high = std::max(high, cell);
+    }
+    if (low <= high) spans.push_back(high - low);
+  }
+  if (spans.empty()) return 0;
+  std::nth_element(spans.begin(), spans.begin() + spans.size() / 2, spans.end());
+  return spans[spans.size() / 2];
+}
+
+}  // namespace cellgraph
