@@ -191,6 +191,14 @@ std::vector<pm::Measurement> depth_sweep(double noise_amount, bool colored = fal
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Fit options without the wave term: for synthetic timings made without one (on sizes of powers
+// of two the waves nearly follow the cells, so a free wave cost would stand in for other terms).
+pm::FitOptions no_waves() {
+  pm::FitOptions o;
+  o.wave_blocks_per_sm = 0;
+  return o;
+}
+
 bool on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path ? path : "");
@@ -353,7 +361,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
 TEST_CASE("perfmodel: the two-term fit recovers a cost per cell and one per byte") {
   SUBCASE("exact timings: every constant, and the two-term view preferred") {
     const std::vector<pm::Measurement> rows = stencil_sweep(0);
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, no_waves());
     CHECK(f.preferred == pm::View::two_term);
     for (const char* kind : {"grid", "graph", "*"}) {
       INFO(std::string(kind));
@@ -442,7 +450,7 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
     CHECK(std::abs(r.rel_error) < 0.05);
   }
   // The one-term bytes view misses the stencil it did not see by more than 10%.
-  const pm::Validation bytes = pm::validate(rows, holdout, 0.10, {}, pm::View::bytes);
+  const pm::Validation bytes = pm::validate(rows, holdout, 0.10, no_waves(), pm::View::bytes);
   CHECK_FALSE(bytes.pass);
 }
 
@@ -491,6 +499,93 @@ TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest
     CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_depth == 0);
     CHECK(f.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_depth ==
           doctest::Approx(kDepthCost).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
+  // The synthetic GPU: 100 SMs x 4 blocks x 512 vertices = 204,800 cells a wave.
+  constexpr double kWaveCells = 204800, kWaveCost = 1.5e-6;
+  SUBCASE("waves: launches x ceil(cells / (launches x wave cells)), 0 without a wave shape") {
+    pm::Measurement m = row("g", "grid", "lifelike", 204800, 34, 1e-5);
+    m.launches = 1;
+    CHECK(pm::step_waves(m, kWaveCells) == 1);
+    m.part_cells_max = 204801;
+    CHECK(pm::step_waves(m, kWaveCells) == 2);
+    m.part_cells_max = 1000000;  // 4.88 waves
+    CHECK(pm::step_waves(m, kWaveCells) == 5);
+    m.launches = 3;              // 3 classes of 333,333: 2 waves each
+    CHECK(pm::step_waves(m, kWaveCells) == 6);
+    CHECK(pm::step_waves(m, 0) == 0);
+  }
+  // Sizes off the powers of two, so that the waves are not proportional to the cells.
+  auto sweep = [&](double noise_amount) {
+    std::vector<pm::Measurement> rows;
+    const std::pair<const char*, int> stencils[] = {{"vonneumann", 4}, {"moore", 8}, {"moore:2", 24}};
+    const double sizes[] = {30000, 150000, 250000, 420000, 700000, 1.9e6, 5.1e6, 2.3e7};
+    for (const auto& [name, neighbors] : stencils)
+      for (double n : sizes) {
+        pm::Measurement m = row(std::string("grid:") + name, "grid", "lifelike", std::uint64_t(n), 2 + 4.0 * neighbors, 0);
+        m.launches = 1;
+        m.depth = neighbors;
+        m.seconds_per_step = (latency_time(n, m.bytes_per_cell, 1, m.depth) + kWaveCost * std::ceil(n / kWaveCells)) *
+                             (1 + noise(rows.size(), noise_amount));
+        rows.push_back(m);
+      }
+    return rows;
+  };
+  SUBCASE("exact timings: the wave cost and every other constant") {
+    const std::vector<pm::Measurement> rows = sweep(0);
+    const pm::FittedModel f = pm::fit(rows);
+    CHECK(f.wave_cells == kWaveCells);
+    const pm::ComputeConstants& c = f.group("lifelike", "sync", "grid")->of(pm::View::two_term);
+    CHECK(c.per_wave == doctest::Approx(kWaveCost).epsilon(1e-6));
+    CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
+    CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(1e-6));
+    CHECK(c.per_cell == doctest::Approx(kPerCell).epsilon(1e-6));
+    CHECK(c.per_work == doctest::Approx(1 / kTwoBandwidth).epsilon(1e-6));
+    CHECK(c.per_work_cache == doctest::Approx(1 / kTwoCacheBandwidth).epsilon(1e-6));
+    CHECK(c.rms_rel < 1e-9);
+    // A wrong wave shape (8 blocks a multiprocessor) or none cannot fit the same timings.
+    pm::FitOptions eight, none;
+    eight.wave_blocks_per_sm = 8;
+    none.wave_blocks_per_sm = 0;
+    CHECK(pm::fit(rows, eight).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 1e-3);
+    const pm::FittedModel without = pm::fit(rows, none);
+    CHECK(without.wave_cells == 0);
+    CHECK(without.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
+    CHECK(without.group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 1e-3);
+    // The fit file keeps the wave shape and cost: the same predictions read back.
+    std::ostringstream out;
+    pm::write_fit(out, f);
+    CHECK(contains(out.str(), "wave_cells = 204800\n"));
+    std::istringstream in(out.str());
+    const pm::FittedModel back = pm::parse_fit(in, "w.fit");
+    CHECK(back.wave_cells == kWaveCells);
+    for (const pm::Measurement& m : rows)
+      CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step ==
+            pm::predict(f, m, pm::View::two_term).seconds_per_step);
+  }
+  SUBCASE("2% noise: the wave cost within 15%; CPU timings have no wave term") {
+    const pm::FittedModel f = pm::fit(sweep(0.02));
+    CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == doctest::Approx(kWaveCost).epsilon(0.15));
+    std::vector<pm::Measurement> cpu = sweep(0);
+    for (pm::Measurement& m : cpu) m.backend = "cpu";
+    const pm::FittedModel g = pm::fit(cpu);
+    CHECK(g.wave_cells == 0);
+    CHECK(g.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
+  }
+  SUBCASE("a format 3 file (before the wave term) reads with no wave term") {
+    std::ostringstream out;
+    pm::write_fit(out, pm::fit(sweep(0)));
+    std::string text = out.str();
+    text.replace(text.find("format = 4"), 10, "format = 3");
+    text.erase(text.find("wave_cells = "), text.find('\n', text.find("wave_cells = ")) + 1 - text.find("wave_cells = "));
+    for (std::size_t at; (at = text.find("per_wave = ")) != std::string::npos;)
+      text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
+    std::istringstream in(text);
+    const pm::FittedModel old = pm::parse_fit(in, "v3.fit");
+    CHECK(old.wave_cells == 0);
+    CHECK(old.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
   }
 }
 
@@ -548,7 +643,7 @@ TEST_CASE("perfmodel: the cache regime is split only where the rows show it") {
     rows.back().seconds_per_step *= 1 + noise(std::size_t(i), 0.03);
   }
   auto split = [&](pm::CacheRegime r) {
-    pm::FitOptions o;
+    pm::FitOptions o = no_waves();
     o.cache_regime = r;
     return pm::fit(rows, o).group("lifelike", "sync", "grid")->of(pm::View::bytes).cache_fitted;
   };
@@ -758,7 +853,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 3", "format = 7"), "format '7'"},
+      {replaced("format = 4", "format = 7"), "format '7'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -780,7 +875,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows);
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 3\n"));
+  CHECK(contains(out.str(), "format = 4\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);

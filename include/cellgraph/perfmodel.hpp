@@ -20,6 +20,10 @@
 // of a colored step), which bounds a small step that does not fill the GPU. A colored step of
 // several launches also pays c_class * launches * work: each class's sweep reads about the
 // whole index array (its vertices are scattered over the slices).
+// On a GPU, a step also pays c_wave per wave of blocks: a launch of n vertices runs in
+// ceil(n / wave_cells) waves (wave_cells = multiprocessors x resident blocks per multiprocessor
+// x vertices per block), each paying a latency that bandwidth does not hide; a colored step
+// counts its launches' waves (classes taken as equal: launches x ceil(N / (launches x wave_cells))).
 // Partitioned runs add
 //   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
 // of the busiest part: exchanges per step (1; a colored step exchanges after each class), each
@@ -138,6 +142,7 @@ struct ComputeConstants {
   double per_work_cache = 0;   // = per_work unless cache_fitted
   double per_depth = 0;        // seconds per entry of the step's depth (0 unless every row has one)
   double per_class_work = 0;   // seconds per unit of launches x work (colored steps: a class's sweep)
+  double per_wave = 0;         // seconds per wave of blocks (GPU fits with a wave shape; else 0)
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
   // The rows determine the constants: for two-term, their bytes per cell differ by at least
   // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0), and
@@ -192,10 +197,21 @@ enum class CacheRegime { off, evidence, always };
 const char* cache_regime_name(CacheRegime r);             // "off", "evidence", "always"
 CacheRegime parse_cache_regime(const std::string& text);  // throws Error
 
+// The CUDA sweep's block: 256 threads, 2 vertices each (src/backend/cuda/sweep_kernels.cuh).
+inline constexpr double kWaveVerticesPerBlock = 512;
+// Resident sweep blocks per multiprocessor assumed by default (the kernel's registers allow
+// about 4 blocks of 256 threads; the wide H100 sweep fits best at 4 among 2, 4, 6 and 8).
+inline constexpr std::uint32_t kWaveBlocksPerSm = 4;
+
+// Waves of blocks a step runs in, given the cells one wave covers (0: none, no wave term):
+// launches x ceil(cells / (launches x wave_cells)), cells those of the busiest rank.
+double step_waves(const Measurement& m, double wave_cells);
+
 struct FittedModel {
   Machine machine;
   View preferred = View::bytes;
   CacheRegime cache_regime = CacheRegime::evidence;
+  double wave_cells = 0;             // cells one wave of blocks covers; 0: no wave term
   std::vector<GroupFit> groups;      // per (model, update, kind)
   std::vector<GroupFit> shared;      // per (model, update): kind "*"
   std::optional<ExchangeFit> exchange;  // none without partitioned rows
@@ -211,6 +227,9 @@ struct FittedModel {
 struct FitOptions {
   CacheRegime cache_regime = CacheRegime::evidence;
   bool depth = true;  // fit c_depth where every row of a group records its depth
+  // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
+  // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
+  std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;
 };
 
 // Fits every group with at least two sizes (groups with fewer are noted and predicted through

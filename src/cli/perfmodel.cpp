@@ -121,8 +121,9 @@ void print_two_term(std::ostream& out, const pm::FittedModel& f, const std::vect
 }
 
 // The latency terms of each group: the depth and launches its rows span, and per view the
-// launch cost and c_depth.
-void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, const std::vector<pm::GroupFit>& groups) {
+// launch cost, c_depth and (with a wave shape) the cost per wave.
+void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, const std::vector<pm::GroupFit>& groups,
+                   bool waves) {
   for (const pm::GroupFit& g : groups) {
     double depth_min = 0, depth_max = 0;
     std::uint32_t launches_min = 0, launches_max = 0;
@@ -145,7 +146,9 @@ void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, 
         << launches.str();
     for (pm::View v : pm::kViews) {
       const pm::ComputeConstants& c = g.of(v);
-      out << std::setw(18) << (figure(c.launch * 1e6) + ", " + (depth_known && any ? figure(c.per_depth * 1e9) : "-"));
+      out << std::setw(waves ? 24 : 18)
+          << (figure(c.launch * 1e6) + ", " + (depth_known && any ? figure(c.per_depth * 1e9) : "-") +
+              (waves ? ", " + figure(c.per_wave * 1e6) : ""));
     }
     // A colored step's per-class sweep (bytes view): launches x bytes at this bandwidth.
     const double per_class = g.of(pm::View::bytes).per_class_work;
@@ -178,7 +181,7 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
       << figure(m.cache_bytes / 1048576) << " MiB, copy " << figure(m.copy_gbps) << " GB/s"
       << (m.backend == "cpu" ? ", " + std::to_string(m.threads) + " threads" : "") << "\n";
   for (const std::string& note : f.notes) out << "note: " << note << "\n";
-  out << "\none rank, the one-term views: T = launch x launches + c_depth x depth + cost x work; work = cells (cycles "
+  out << "\none rank, the one-term views: T = launch x launches + c_depth x depth [+ c_wave x waves] + cost x work; work = cells (cycles "
       << "view) or bytes (bytes view) per " << (m.backend == "cuda" ? "GPU" : "thread") << ";\nseparate costs beyond and within the cache: "
       << (f.cache_regime == pm::CacheRegime::off        ? "off (--cache-regime off)"
           : f.cache_regime == pm::CacheRegime::evidence ? "where the rows show it (--cache-regime evidence; '-': not split)"
@@ -200,14 +203,17 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   print_two_term(out, f, f.groups);
   out << " shared by every layout kind (*):\n";
   print_two_term(out, f, f.shared);
+  const bool waves = f.wave_cells > 0;
   out << "\nlatency terms: launch us per kernel launch (1 a step; a colored step one per class) and c_depth ns per "
       << "entry of the step's depth (the longest chain of neighbor entries a thread walks), per view ('-': the rows "
-      << "record no depth); a colored step's per-class sweep, launches x bytes, as GB/s (bytes view)\n  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(12)
-      << "depth" << std::setw(10) << "launches";
-  for (pm::View v : pm::kViews) out << std::setw(18) << (std::string(pm::view_name(v)) + " us, ns");
+      << "record no depth)" << (waves ? ", and c_wave us per wave of blocks (" + figure(f.wave_cells) + " cells a wave)" : "")
+      << "; a colored step's per-class sweep, launches x bytes, as GB/s (bytes view)\n  " << std::left << std::setw(34)
+      << "model|update|kind" << std::right << std::setw(12) << "depth" << std::setw(10) << "launches";
+  for (pm::View v : pm::kViews)
+    out << std::setw(waves ? 24 : 18) << (std::string(pm::view_name(v)) + (waves ? " us, ns, us" : " us, ns"));
   out << std::setw(14) << "class GB/s" << "\n";
-  print_latency(out, rows, f.groups);
-  print_latency(out, rows, f.shared);
+  print_latency(out, rows, f.groups, waves);
+  print_latency(out, rows, f.shared, waves);
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
     auto per_byte = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
     out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
@@ -290,7 +296,10 @@ po::options_description fit_options(const char* caption) {
       "separate per-work costs inside and beyond the cache: off, evidence (default: where the rows show it, the "
       "split lowering a group's squared error by 10% or more) or always (where two rows lie each side)")(
       "no-cache-regime", po::bool_switch(), "the same as --cache-regime off: one cost whatever the working set (the paper's model)")(
-      "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)");
+      "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
+      "wave-blocks-per-sm", po::value<std::uint32_t>(),
+      "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
+      "cells; default 4; 0: no wave term)");
   return d;
 }
 
@@ -303,6 +312,7 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
     options.cache_regime = pm::CacheRegime::off;
   }
   options.depth = !vm["no-depth"].as<bool>();
+  if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
   return options;
 }
 

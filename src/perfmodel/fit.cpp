@@ -33,8 +33,8 @@ double launches(const Measurement& m) { return m.launches ? double(m.launches) :
 // Zero for a step of one launch.
 double class_work(const Measurement& m, View v) { return m.launches > 1 ? double(m.launches) * work(m, v) : 0.0; }
 
-double compute_seconds(const ComputeConstants& c, const Measurement& m, View v) {
-  return c.launch * launches(m) + c.per_depth * m.depth + c.per_cell * cells(m) +
+double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, double wave_cells) {
+  return c.launch * launches(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, wave_cells) + c.per_cell * cells(m) +
          (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v) + c.per_class_work * class_work(m, v);
 }
 
@@ -46,20 +46,21 @@ std::size_t distinct_work(const Rows& rows, View v) {
   return values.size();
 }
 
-double rms_rel(const ComputeConstants& c, const Rows& rows, View v) {
+double rms_rel(const ComputeConstants& c, const Rows& rows, View v, double wave_cells) {
   double sum = 0;
   for (const Measurement* m : rows) {
-    const double rel = compute_seconds(c, *m, v) / m->seconds_per_step - 1;
+    const double rel = compute_seconds(c, *m, v, wave_cells) / m->seconds_per_step - 1;
     sum += rel * rel;
   }
   return std::sqrt(sum / double(rows.size()));
 }
 
-// T = launch * launches [+ per_depth * depth] [+ per_cell * cells] + per_work * work, with a
-// per-work cost of its own inside the cache when `split`. Columns in that order: of two the
-// rows cannot tell apart, the earlier is kept (a depth that does not vary within the group
-// goes to the launch). The depth column only where every row records one.
-ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool classes) {
+// T = launch * launches [+ per_depth * depth] [+ per_wave * waves] [+ per_cell * cells] +
+// per_work * work, with a per-work cost of its own inside the cache when `split`. Columns in
+// that order: of two the rows cannot tell apart, the earlier is kept (a depth that does not
+// vary within the group goes to the launch, as do the waves of rows of one wave each). The
+// depth column only where every row records one; the waves only with a wave shape.
+ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool classes, double wave_cells) {
   const bool two_term = v == View::two_term;
   std::vector<std::vector<double>> a;
   std::vector<double> b;
@@ -67,6 +68,7 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
     const double t = m->seconds_per_step, w = work(*m, v);
     std::vector<double> columns{launches(*m) / t};
     if (depth) columns.push_back(m->depth / t);
+    if (wave_cells > 0) columns.push_back(step_waves(*m, wave_cells) / t);
     if (two_term) columns.push_back(cells(*m) / t);
     if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
     else columns.push_back(w / t);
@@ -79,32 +81,33 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
   std::size_t j = 0;
   c.launch = x[j++];
   if (depth) c.per_depth = x[j++];
+  if (wave_cells > 0) c.per_wave = x[j++];
   if (two_term) c.per_cell = x[j++];
   c.per_work = x[j++];
   c.per_work_cache = split ? x[j++] : c.per_work;
   if (classes) c.per_class_work = x[j++];
   c.cache_fitted = split;
-  c.rms_rel = rms_rel(c, rows, v);
+  c.rms_rel = rms_rel(c, rows, v, wave_cells);
   return c;
 }
 
 // The fit of a view, with the cache regime as FitOptions asks: a split needs at least two rows
 // on each side of the cache, and (evidence) a squared relative error at least 10% below the
 // fit without it.
-ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options) {
+ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options, double wave_cells) {
   std::size_t inside = 0;
   bool depth = options.depth;
   bool classes = false;
   for (const Measurement* m : rows) inside += in_cache(*m), depth = depth && m->depth > 0, classes = classes || m->launches > 1;
   const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
-  const ComputeConstants one = fit_compute_with(rows, v, false, depth, classes);
+  const ComputeConstants one = fit_compute_with(rows, v, false, depth, classes, wave_cells);
   if (!can_split) return one;
-  const ComputeConstants two = fit_compute_with(rows, v, true, depth, classes);
+  const ComputeConstants two = fit_compute_with(rows, v, true, depth, classes, wave_cells);
   if (options.cache_regime == CacheRegime::always) return two;
   return two.rms_rel * two.rms_rel < 0.9 * one.rms_rel * one.rms_rel - 1e-18 ? two : one;
 }
 
-GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& options) {
+GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& options, double wave_cells) {
   GroupFit g;
   g.model = rows[0]->model;
   g.update = rows[0]->update;
@@ -117,10 +120,10 @@ GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& 
     g.bytes_min = std::min(g.bytes_min, m->bytes_per_cell);
     g.bytes_max = std::max(g.bytes_max, m->bytes_per_cell);
   }
-  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, options);
+  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, options, wave_cells);
   // A cost per cell and one per byte are told apart only by rows of different bytes per cell.
   if (g.bytes_max >= kTwoTermSpread * g.bytes_min) {
-    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, options);
+    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, options, wave_cells);
   } else {
     ComputeConstants& c = g.view[int(View::two_term)];
     c = g.of(View::bytes);
@@ -152,6 +155,12 @@ std::string fitted_list(const FittedModel& fit) {
 }
 
 }  // namespace
+
+double step_waves(const Measurement& m, double wave_cells) {
+  if (wave_cells <= 0) return 0;
+  const double l = launches(m);
+  return l * std::ceil(cells(m) / (l * wave_cells));
+}
 
 const char* view_name(View v) {
   switch (v) {
@@ -230,6 +239,9 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
                first_single->clock_mhz, first_single->cache_bytes, first_single->copy_gbps};
   for (const Measurement& m : rows)
     if (m.ranks == 1) f.machine.threads = std::max(f.machine.threads, m.threads);
+  // Waves of blocks: a GPU's, from its multiprocessors and the sweep's block shape.
+  if (f.machine.backend == "cuda" && f.machine.sm_count > 0 && options.wave_blocks_per_sm > 0)
+    f.wave_cells = double(f.machine.sm_count) * options.wave_blocks_per_sm * kWaveVerticesPerBlock;
 
   // One-rank rows by (model, update, kind) and by (model, update).
   std::map<std::tuple<std::string, std::string, std::string>, Rows> by_group;
@@ -245,13 +257,13 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   auto fittable = [](const Rows& r) { return distinct_work(r, View::cycles) >= 2 && distinct_work(r, View::bytes) >= 2; };
   for (const auto& [key, group] : by_group) {
     const auto& [model, update, kind] = key;
-    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options));
+    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options, f.wave_cells));
     else
       f.notes.push_back(model + " (" + update + ") on " + kind + ": " + std::to_string(group.size()) +
                         " row(s) of one size, too few to fit; predicted by the fit shared over layouts");
   }
   for (const auto& [key, group] : by_model) {
-    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options));
+    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options, f.wave_cells));
     else f.notes.push_back(key.first + " (" + key.second + "): fewer than two sizes on one rank, no fit");
   }
   if (f.groups.empty() && f.shared.empty())
@@ -286,7 +298,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
       if (!g) continue;
       const double t = m.seconds_per_step;
       a.push_back({m.exchanges / t, m.messages() / t, m.halo_bytes() / t});
-      b.push_back((t - compute_seconds(g->of(v), m, v)) / t);
+      b.push_back((t - compute_seconds(g->of(v), m, v, f.wave_cells)) / t);
     }
     if (a.empty()) break;
     e.rows = a.size();
@@ -308,7 +320,7 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   if (!g)
     throw Error("the fit has no constants for model " + row.model + " with update " + row.update + " (it has " +
                 fitted_list(fit) + ")");
-  p.compute = compute_seconds(g->of(view), row, view);
+  p.compute = compute_seconds(g->of(view), row, view, fit.wave_cells);
   if (row.ranks > 1) {
     if (const std::optional<ExchangeFit>& e = fit.exchange)
       p.exchange = e->round_trip[int(view)] * row.exchanges + e->latency[int(view)] * row.messages() +

@@ -20,7 +20,8 @@ namespace {
 // Format 3 added per_depth (the step's depth term) and per_class_work (a colored step's
 // per-class sweep; both 0 in older files), launch counted per
 // kernel launch, and cache_regime as off / evidence / always (true / false before: always / off).
-constexpr int kFormat = 3;
+// Format 4 added wave_cells (top level; 0: no wave term) and per_wave (0 in older files).
+constexpr int kFormat = 4;
 
 std::string exact(double x) {
   char text[40];
@@ -38,6 +39,7 @@ void write_group(std::ostream& out, const GroupFit& g) {
     out << p << "launch = " << exact(c.launch) << "\n"
         << p << "per_cell = " << exact(c.per_cell) << "\n"
         << p << "per_depth = " << exact(c.per_depth) << "\n"
+        << p << "per_wave = " << exact(c.per_wave) << "\n"
         << p << "per_class_work = " << exact(c.per_class_work) << "\n"
         << p << "per_work = " << exact(c.per_work) << "\n"
         << p << "per_work_cache = " << exact(c.per_work_cache) << "\n"
@@ -122,6 +124,7 @@ GroupFit read_group(Section& s, int format) {
     if (format >= 2) c.per_cell = s.number(p + "per_cell");
     if (format >= 3) c.per_depth = s.number(p + "per_depth");
     if (format >= 3) c.per_class_work = s.number(p + "per_class_work");
+    if (format >= 4) c.per_wave = s.number(p + "per_wave");
     c.per_work = s.number(p + "per_work");
     c.per_work_cache = s.number(p + "per_work_cache");
     c.cache_fitted = s.flag(p + "cache_fitted");
@@ -154,15 +157,16 @@ ExchangeFit read_exchange(Section& s, int format) {
 
 void write_fit(std::ostream& out, const FittedModel& f) {
   out << "# cellgraph perfmodel fit (docs/PERFORMANCE_MODEL.md): seconds per step =\n"
-         "#   launch * launches + per_depth * depth + per_cell * cells + per_work * work\n"
+         "#   launch * launches + per_depth * depth + per_wave * waves + per_cell * cells + per_work * work\n"
          "#   + per_class_work * launches * work (colored steps of several launches; per_cell: two-term view only)\n"
          "#   (+ round_trip * exchanges + latency * messages + seconds_per_byte * halo bytes on several ranks)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache. launches: 1, or a colored step's\n"
-         "# classes; depth: the longest serial chain of neighbor entries a thread walks in a step.\n"
+         "# classes; depth: the longest serial chain of neighbor entries a thread walks in a step;\n"
+         "# waves = launches * ceil(cells / (launches * wave_cells)) (0 without wave_cells).\n"
       << "format = " << kFormat << "\npreferred_view = " << view_name(f.preferred)
-      << "\ncache_regime = " << cache_regime_name(f.cache_regime) << "\n";
+      << "\ncache_regime = " << cache_regime_name(f.cache_regime) << "\nwave_cells = " << exact(f.wave_cells) << "\n";
   for (const std::string& n : f.notes) out << "note = " << n << "\n";
   const Machine& m = f.machine;
   out << "\n[machine]\ndevice = " << m.device << "\nbackend = " << m.backend << "\nsm_count = " << m.sm_count
@@ -212,7 +216,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
   if (in.bad()) throw ParseError(name, number + 1, "read error");
   if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = N' line)");
   const std::string format_text = top.text("format");
-  if (format_text != "1" && format_text != "2" && format_text != std::to_string(kFormat))
+  if (format_text != "1" && format_text != "2" && format_text != "3" && format_text != std::to_string(kFormat))
     throw ParseError(name, 0, "fit file format '" + format_text + "': this cellgraph reads formats 1 to " + std::to_string(kFormat));
   const int format = format_text[0] - '0';
   f.preferred = [&] {
@@ -233,6 +237,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
   } else {
     f.cache_regime = top.flag("cache_regime") ? CacheRegime::always : CacheRegime::off;
   }
+  if (format >= 4) f.wave_cells = top.number("wave_cells");
   top.finish();
   for (const auto& [text, line_number] : notes) f.notes.push_back(text);
   bool machine = false;
