@@ -45,8 +45,9 @@ struct GreenbergHastings {
   std::uint32_t num_states() const { return 3; }
 
   CG_HD Acc init() const { return 0; }
-  CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == kExcited; }
-  CG_HD void gather(Acc& excited, bool neighbor_excited, std::uint32_t /*slot*/) const { excited += neighbor_excited; }
+  CG_HD void gather(Acc& excited, const CellRead<Vars>& neighbor, std::uint32_t /*slot*/) const {
+    excited += get<0>(neighbor) == kExcited;
+  }
   CG_HD void combine(Acc& excited, const Acc& more) const { excited += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& excited, CellWrite<Vars>& out,
                    const CellContext& context) const {

@@ -199,8 +199,9 @@ CacheRegime parse_cache_regime(const std::string& text);  // throws Error
 
 // The CUDA sweep's block: 256 threads, 2 vertices each (src/backend/cuda/sweep_kernels.cuh).
 inline constexpr double kWaveVerticesPerBlock = 512;
-// Resident sweep blocks per multiprocessor assumed by default (the kernel's registers allow
-// about 4 blocks of 256 threads; the wide H100 sweep fits best at 4 among 2, 4, 6 and 8).
+// Resident sweep blocks per multiprocessor assumed by default: an effective shape, fitted (the
+// wide H100 sweep fits best at 4 among 2, 4, 6 and 8), not the occupancy (Life's sweep uses 40
+// registers on sm_90, which leaves room for 6 blocks of 256 threads).
 inline constexpr std::uint32_t kWaveBlocksPerSm = 4;
 
 // Waves of blocks a step runs in, given the cells one wave covers (0: none, no wave term):

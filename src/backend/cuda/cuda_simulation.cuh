@@ -78,7 +78,7 @@ class CudaSimulation final : public Simulation {
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
     scattered_ = HasSignal<Model>::value && layout_->num_vertices >= kPackedSignalMinimumVertices &&
-                 median_gather_span(*layout_) >= kPackedSignalMinimumSpan;
+                 median_gather_span(*layout_) >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, layout_->num_cells() / 4);
     if (packs_signals()) signals_ = SignalBits(layout_->state_length());
     // A part that trades nothing runs as a whole graph (with captured step graphs).
     if (options.halo && !layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
