@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "cellgraph/layout.hpp"
 #include "cellgraph/source/generators.hpp"
@@ -133,4 +135,35 @@ TEST_CASE("layout: the gather span tells local layouts from scattered ones") {
   CHECK(median_gather_span(random) > n * 3 / 4);
   CHECK(median_gather_span(hubs) > n / 2);
   CHECK(median_gather_span(compile(graph_from_edges(1, {}))) == 0);  // no neighbors to read
+}
+
+TEST_CASE("generators: an rgg links exactly the points within its radius, numbered along space") {
+  const std::uint32_t n = 3000;
+  const double mean = 6.0, r2 = mean / (M_PI * n);
+  const Graph g = random_geometric_graph(n, mean, 7);
+  REQUIRE(g.coord_dim == 2);
+  auto linked = [&](VertexId u, VertexId v) {
+    return std::binary_search(g.neighbors.begin() + g.offsets[u], g.neighbors.begin() + g.offsets[u + 1], v);
+  };
+  std::uint64_t pairs = 0;
+  for (VertexId u = 0; u < n; ++u)
+    for (VertexId v = u + 1; v < n; ++v) {
+      const double dx = g.coords[2 * u] - g.coords[2 * v], dy = g.coords[2 * u + 1] - g.coords[2 * v + 1];
+      const bool near = dx * dx + dy * dy < r2;
+      pairs += near;
+      if (near != linked(u, v) || near != linked(v, u)) FAIL("points ", u, " and ", v, " linked wrongly");
+    }
+  CHECK(2 * pairs == g.neighbors.size());
+  CHECK(double(2 * pairs) / n == doctest::Approx(mean).epsilon(0.15));
+
+  // Ids follow a Hilbert curve: half the edges join ids closer than a row of bins would
+  // (about sqrt(pi n / mean) bins of two points each).
+  const Graph big = random_geometric_graph(1 << 16, mean, 7);
+  std::vector<std::uint32_t> gaps;
+  for (VertexId u = 0; u < big.num_vertices(); ++u)
+    for (std::uint64_t k = big.offsets[u]; k < big.offsets[u + 1]; ++k)
+      if (big.neighbors[k] > u) gaps.push_back(big.neighbors[k] - u);
+  std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+  MESSAGE("median id gap of an edge: ", gaps[gaps.size() / 2]);
+  CHECK(gaps[gaps.size() / 2] < 32);
 }

@@ -31,6 +31,8 @@ struct SimulationOptions {
   std::vector<std::uint32_t> colors;
   std::uint32_t color_count = 0;  // the whole graph's number of colors (0: those in `colors`)
   SignalPacking signal_packing = SignalPacking::automatic;
+  // CUDA: keep the state the gathers read in the L2's persisting set-aside where it fits.
+  bool l2_residency = true;
 };
 
 // True when this build has the CUDA backend and a CUDA device is present.

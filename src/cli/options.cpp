@@ -205,7 +205,9 @@ po::options_description backend_options() {
       ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
       ("seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)")
       ("signal-bits", po::value<std::string>()->default_value("auto"),
-       "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off");
+       "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off")
+      ("l2-residency", po::value<std::string>()->default_value("auto"),
+       "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off");
   return d;
 }
 
@@ -224,6 +226,9 @@ SimulationOptions simulation_options(const po::variables_map& vm) {
   else if (packing == "on") o.signal_packing = SignalPacking::always;
   else if (packing == "off") o.signal_packing = SignalPacking::never;
   else throw Error("--signal-bits must be auto, on or off, not '" + packing + "'");
+  const std::string residency = vm["l2-residency"].as<std::string>();
+  if (residency != "auto" && residency != "off") throw Error("--l2-residency must be auto or off, not '" + residency + "'");
+  o.l2_residency = residency == "auto";
   return o;
 }
 

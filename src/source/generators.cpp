@@ -22,6 +22,23 @@ Philox4x32 draw(std::uint64_t seed, std::uint64_t index) {
   return philox4x32_10(ctr, std::uint32_t(seed), std::uint32_t(seed >> 32));
 }
 
+// Position of cell (x, y) of a side x side square (side rounded up to a power of two) along
+// the Hilbert curve that starts at (0, 0).
+std::uint64_t hilbert_index(std::uint64_t side, std::uint64_t x, std::uint64_t y) {
+  std::uint64_t n = 1;
+  while (n < side) n *= 2;
+  std::uint64_t d = 0;
+  for (std::uint64_t s = n / 2; s > 0; s /= 2) {
+    const std::uint64_t rx = (x & s) ? 1 : 0, ry = (y & s) ? 1 : 0;
+    d += s * s * ((3 * rx) ^ ry);
+    if (ry == 0) {  // rotate the quadrant so that the curve continues
+      if (rx == 1) x = n - 1 - x, y = n - 1 - y;
+      std::swap(x, y);
+    }
+  }
+  return d;
+}
+
 }  // namespace
 
 Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t seed) {
@@ -38,11 +55,19 @@ Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t 
     p[i].bin = std::min<std::uint64_t>(bins - 1, std::uint64_t(p[i].y * double(bins))) * bins +
                std::min<std::uint64_t>(bins - 1, std::uint64_t(p[i].x * double(bins)));
   }
-  // Number the points bin by bin (row-major bins), so that ids follow space.
-  std::stable_sort(p.begin(), p.end(), [](const Point& a, const Point& b) { return a.bin < b.bin; });
-  std::vector<std::uint32_t> bin_start(bins * bins + 1, 0);
-  for (const Point& q : p) ++bin_start[q.bin + 1];
-  std::partial_sum(bin_start.begin(), bin_start.end(), bin_start.begin());
+  // Number the points bin by bin along a Hilbert curve, so that ids follow space as a mesh
+  // generator's renumbering makes them (gmsh and others renumber for locality): neighbors get
+  // near ids in both directions, where row-major bins put a row of bins between them.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order(n);
+  for (std::uint32_t i = 0; i < n; ++i) order[i] = {hilbert_index(bins, p[i].bin % bins, p[i].bin / bins), i};
+  std::sort(order.begin(), order.end());
+  {
+    std::vector<Point> sorted(n);
+    for (std::uint32_t i = 0; i < n; ++i) sorted[i] = p[order[i].second];
+    p.swap(sorted);
+  }
+  std::vector<std::uint32_t> bin_first(bins * bins, 0), bin_count(bins * bins, 0);  // a bin's points are consecutive
+  for (std::uint32_t i = n; i-- > 0;) bin_first[p[i].bin] = i, ++bin_count[p[i].bin];
 
   std::vector<std::pair<VertexId, VertexId>> edges;
   edges.reserve(std::size_t(n * mean_degree / 2 * 1.1));
@@ -54,7 +79,7 @@ Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t 
         const std::int64_t x = bx + dx, y = by + dy;
         if (x < 0 || y < 0 || x >= std::int64_t(bins) || y >= std::int64_t(bins)) continue;
         const std::uint64_t b = std::uint64_t(y) * bins + std::uint64_t(x);
-        for (std::uint32_t j = bin_start[b]; j < bin_start[b + 1]; ++j) {
+        for (std::uint32_t j = bin_first[b]; j < bin_first[b] + bin_count[b]; ++j) {
           const double ddx = p[i].x - p[j].x, ddy = p[i].y - p[j].y;
           if (j > i && ddx * ddx + ddy * ddy < r2) edges.emplace_back(i, j);
         }

@@ -80,6 +80,11 @@ class CudaSimulation final : public Simulation {
     scattered_ = HasSignal<Model>::value && layout_->num_vertices >= kPackedSignalMinimumVertices &&
                  median_gather_span(*layout_) >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, layout_->num_cells() / 4);
     if (packs_signals()) signals_ = SignalBits(layout_->state_length());
+    resident_bytes_ = resident_state_bytes();
+    if (resident_bytes_) {
+      CG_CUDA(cudaDeviceGetLimit(&previous_persisting_l2_, cudaLimitPersistingL2CacheSize));
+      CG_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, persisting_l2_bytes()));
+    }
     // A part that trades nothing runs as a whole graph (with captured step graphs).
     if (options.halo && !layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
     // Default-stream work above (memsets, uploads) must be done before stream_ runs.
@@ -88,6 +93,10 @@ class CudaSimulation final : public Simulation {
   ~CudaSimulation() override {
     for (cudaGraphExec_t g : graphs_)
       if (g) cudaGraphExecDestroy(g);
+    if (resident_bytes_) {  // later work gets the whole L2 back (a set-aside slows others: cuSPARSE -37% on rgg 2^24)
+      cudaCtxResetPersistingL2Cache();
+      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_persisting_l2_);
+    }
   }
 
   std::string backend_name() const override { return "cuda"; }
@@ -234,18 +243,40 @@ class CudaSimulation final : public Simulation {
     }
   }
 
+  static std::size_t persisting_l2_bytes() {
+    int device = 0, bytes = 0;
+    CG_CUDA(cudaGetDevice(&device));
+    CG_CUDA(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxPersistingL2CacheSize, device));
+    return std::size_t(bytes);
+  }
+  // The bytes of the first state variable when steps keep it resident in L2 (0: they do not):
+  // where it fits the persisting set-aside, and gathers read it rather than packed signals.
+  std::size_t resident_state_bytes() const {
+    if (!options_.l2_residency || packs_signals()) return 0;
+    int device = 0, window = 0;
+    CG_CUDA(cudaGetDevice(&device));
+    CG_CUDA(cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, device));
+    const std::size_t bytes = std::size_t(layout_->state_length()) * sizeof(Primary);
+    return bytes <= persisting_l2_bytes() && bytes <= std::size_t(window) ? bytes : 0;
+  }
+  SweepLaunch sweep_launch(StateRef<Vars> from, bool overlap) const {
+    return SweepLaunch{overlap, resident_bytes_ ? from.var[0] : nullptr, resident_bytes_};
+  }
+
   // A synchronous sweep of `from`: through its packed signals where the model has them.
+  // `overlap`: the ordinary sweep may start while the kernel before it on stream_ ends.
   template <class Finish>
   void launch_step_sweep(StateRef<Vars> from, VertexRange giants, VertexRange hubs, VertexRange ordinary,
-                         const Finish& finish, cudaStream_t hub_stream) {
+                         const Finish& finish, cudaStream_t hub_stream, bool overlap) {
+    const SweepLaunch how = sweep_launch(from, overlap);
     if constexpr (HasSignal<Model>::value) {
       if (packs_signals()) {
         launch_sweep(model_, device_.view(), from, signals_.neighbors(), giants, hubs, ordinary, finish, stream_,
-                     hub_stream);
+                     hub_stream, how);
         return;
       }
     }
-    launch_sweep(model_, device_.view(), from, giants, hubs, ordinary, finish, stream_, hub_stream);
+    launch_sweep(model_, device_.view(), from, giants, hubs, ordinary, finish, stream_, hub_stream, how);
   }
   // Packs `state`'s signals on stream_ before a step reads them.
   void pack_signals(StateRef<Vars> state) {
@@ -257,6 +288,8 @@ class CudaSimulation final : public Simulation {
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
   // Synchronous: hubs run on a second stream beside the ordinary slices (they write disjoint
   // cells), joined by events each step; the same fork and join is captured into the graphs.
+  // Without hubs each ordinary sweep overlaps the end of the one before (measured with hubs
+  // too, on copter2 with --hub-degree 24: no gain, so the fork and join stay plain).
   // Colored: the classes one after another on one stream, in place.
   void launch_steps(std::uint32_t steps) {
     const LayoutView& L = device_.view();
@@ -277,7 +310,7 @@ class CudaSimulation final : public Simulation {
       launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                         VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
                         VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
-                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_);
+                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_, !hubs);
       CG_CUDA_LAUNCHED();
       if (hubs) {
         CG_CUDA(cudaEventRecord(join_, hub_stream_));
@@ -296,7 +329,7 @@ class CudaSimulation final : public Simulation {
                         end = classes_.begin[c + 1];
     launch_sweep(model_, device_.view(), state, VertexList{ids + begin, giant_end - begin},
                  VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
-                 ApplyStep<Model>{state, p}, stream_, stream_);
+                 ApplyStep<Model>{state, p}, stream_, stream_, sweep_launch(state, false));
     CG_CUDA_LAUNCHED();
   }
 
@@ -323,11 +356,11 @@ class CudaSimulation final : public Simulation {
       pack_signals(from);
       launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                         VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                        VertexRange{L.num_hub_vertices, H.interior_begin - L.num_hub_vertices}, apply, stream_);
+                        VertexRange{L.num_hub_vertices, H.interior_begin - L.num_hub_vertices}, apply, stream_, false);
       CG_CUDA_LAUNCHED();
       halo_->pack(to, stream_);
       launch_step_sweep(from, none, none, VertexRange{H.interior_begin, L.num_vertices - H.interior_begin}, apply,
-                        stream_);
+                        stream_, false);
       CG_CUDA_LAUNCHED();
       halo_->start();
       halo_->finish(to, stream_);
@@ -393,6 +426,8 @@ class CudaSimulation final : public Simulation {
   std::unique_ptr<DeviceHalo<Vars>> halo_;  // partitioned runs only
   bool scattered_ = false;                   // large, and gathers spread beyond the caches
   SignalBits signals_;                       // where packs_signals()
+  std::size_t resident_bytes_ = 0;           // of the state kept in L2 (0: none)
+  std::size_t previous_persisting_l2_ = 0;   // the set-aside before this simulation's
   std::uint64_t step_ = 0;
 };
 
