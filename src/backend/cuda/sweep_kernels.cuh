@@ -246,14 +246,16 @@ struct SweepLaunch {
   bool overlap = false;
   const void* resident = nullptr;
   std::size_t resident_bytes = 0;
+
+  SweepLaunch without_overlap() const { return {false, resident, resident_bytes}; }
 };
 
 template <class... Params, class... Args>
 void launch_kernel(void (*kernel)(Params...), unsigned blocks, unsigned threads, cudaStream_t stream,
-                   const SweepLaunch& how, bool overlap, const Args&... args) {
+                   const SweepLaunch& how, const Args&... args) {
   cudaLaunchAttribute attributes[2];
   unsigned count = 0;
-  if (overlap) {
+  if (how.overlap) {
     attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attributes[count++].val.programmaticStreamSerializationAllowed = 1;
   }
@@ -276,7 +278,8 @@ void launch_kernel(void (*kernel)(Params...), unsigned blocks, unsigned threads,
 }
 
 // Dispatch: the three kernels over one set of vertices, split by kind (giant hubs, hubs,
-// ordinary), on one stream each (hub_stream may equal stream).
+// ordinary), on one stream each (hub_stream may equal stream). Only the ordinary sweep
+// overlaps the kernel before it: the hub kernels read state from their first load.
 template <class Model, class Neighbors, class Cells, class Finish>
 void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
                   const Neighbors& neighbors, Cells giants, Cells hubs, Cells ordinary, const Finish& finish,
@@ -284,14 +287,14 @@ void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Mod
   auto blocks = [](std::uint64_t threads) { return unsigned((threads + kSweepBlockThreads - 1) / kSweepBlockThreads); };
   if (giants.count)
     launch_kernel(sweep_giant_hub_kernel<Model, Neighbors, Cells, Finish>, giants.count, kGiantHubThreads, hub_stream,
-                  how, false, model, L, current, neighbors, giants, finish);
+                  how.without_overlap(), model, L, current, neighbors, giants, finish);
   if (hubs.count)
     launch_kernel(sweep_hub_kernel<Model, Neighbors, Cells, Finish>, blocks(std::uint64_t(hubs.count) * 32),
-                  kSweepBlockThreads, hub_stream, how, false, model, L, current, neighbors, hubs, finish);
+                  kSweepBlockThreads, hub_stream, how.without_overlap(), model, L, current, neighbors, hubs, finish);
   if (ordinary.count)
     launch_kernel(sweep_ordinary_kernel<Model, Neighbors, Cells, Finish>,
                   blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread),
-                  kSweepBlockThreads, stream, how, how.overlap, model, L, current, neighbors, ordinary, finish);
+                  kSweepBlockThreads, stream, how, model, L, current, neighbors, ordinary, finish);
 }
 
 // The same, reading neighbors from the state itself.
