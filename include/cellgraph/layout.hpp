@@ -32,7 +32,12 @@ inline constexpr std::uint32_t kWarpSize = 32;    // the fold tree of hubs follo
 inline constexpr std::uint64_t kMaxVertices = (std::uint64_t(1) << 32) - 64;
 inline constexpr std::uint32_t kGiantHubThreads = 256;
 
+// The order vertices keep within the degree-sort windows: the input's ids, or their places
+// along a Hilbert curve through their coordinates (for meshes whose files number them poorly).
+enum class VertexOrder { input, hilbert };
+
 struct CompileOptions {
+  VertexOrder order = VertexOrder::input;
   std::uint32_t sort_window = 1u << 12;  // sigma: vertices sorted by degree within windows
   // Degrees are compared rounded up to a multiple of this: coarser buckets keep a warp's
   // vertices nearer each other in id order, at the price of some padding.

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/hilbert.hpp"
 #include "cellgraph/layout.hpp"
 
 namespace cellgraph {
@@ -15,10 +16,15 @@ double mean_degree(const Graph& g) {
 
 // Hubs (rounded up to whole slices) first, by degree descending; then the ordinary vertices
 // that peers read (rows.send), then the rest, each group sorted by degree descending within
-// windows of `window` vertices, so that neighbors stay near. Returns user ids.
+// windows of `window` vertices of the vertex order (o.order), so that neighbors stay near.
+// Returns user ids.
 std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, const CompileOptions& o,
                                    std::uint32_t* num_hubs, std::uint32_t* interior_begin) {
   std::vector<VertexId> order = rows.owned;  // ascending
+  std::vector<std::uint64_t> place;  // along the Hilbert curve, where o.order asks for it
+  if (o.order == VertexOrder::hilbert) place = hilbert_keys(g);
+  auto before = [&](VertexId a, VertexId b) { return place.empty() ? a < b : place[a] != place[b] ? place[a] < place[b] : a < b; };
+  if (!place.empty()) std::sort(order.begin(), order.end(), before);
   const std::uint32_t n = std::uint32_t(order.size()), quantum = o.degree_quantum;
   auto by_degree = [&](VertexId a, VertexId b) { return g.degree(a) > g.degree(b); };
   auto by_bucket = [&](VertexId a, VertexId b) {
@@ -30,7 +36,7 @@ std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, cons
   if (hubs > 0) {
     hubs = std::min<std::uint32_t>(n, (hubs + kSliceWidth - 1) / kSliceWidth * kSliceWidth);
     std::stable_sort(order.begin(), order.end(), by_degree);
-    std::sort(order.begin() + hubs, order.end());  // the rest back in their own order
+    std::sort(order.begin() + hubs, order.end(), before);  // the rest back in the vertex order
   }
   auto interior = order.begin() + hubs;
   if (!rows.send.empty()) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/hilbert.hpp"
 #include "cellgraph/layout.hpp"
 #include "cellgraph/philox.hpp"
 
@@ -20,23 +21,6 @@ double unit(std::uint32_t hi, std::uint32_t lo) {  // 53-bit uniform in [0, 1)
 Philox4x32 draw(std::uint64_t seed, std::uint64_t index) {
   Philox4x32 ctr{{std::uint32_t(index), std::uint32_t(index >> 32), 0x9e4e7a7eu, 0}};
   return philox4x32_10(ctr, std::uint32_t(seed), std::uint32_t(seed >> 32));
-}
-
-// Position of cell (x, y) of a side x side square (side rounded up to a power of two) along
-// the Hilbert curve that starts at (0, 0).
-std::uint64_t hilbert_index(std::uint64_t side, std::uint64_t x, std::uint64_t y) {
-  std::uint64_t n = 1;
-  while (n < side) n *= 2;
-  std::uint64_t d = 0;
-  for (std::uint64_t s = n / 2; s > 0; s /= 2) {
-    const std::uint64_t rx = (x & s) ? 1 : 0, ry = (y & s) ? 1 : 0;
-    d += s * s * ((3 * rx) ^ ry);
-    if (ry == 0) {  // rotate the quadrant so that the curve continues
-      if (rx == 1) x = n - 1 - x, y = n - 1 - y;
-      std::swap(x, y);
-    }
-  }
-  return d;
 }
 
 }  // namespace
@@ -58,8 +42,13 @@ Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t 
   // Number the points bin by bin along a Hilbert curve, so that ids follow space as a mesh
   // generator's renumbering makes them (gmsh and others renumber for locality): neighbors get
   // near ids in both directions, where row-major bins put a row of bins between them.
+  int bits = 1;
+  while ((std::uint64_t(1) << bits) < bins) ++bits;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(n);
-  for (std::uint32_t i = 0; i < n; ++i) order[i] = {hilbert_index(bins, p[i].bin % bins, p[i].bin / bins), i};
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t axes[2] = {std::uint32_t(p[i].bin % bins), std::uint32_t(p[i].bin / bins)};
+    order[i] = {hilbert_index(axes, 2, bits), i};
+  }
   std::sort(order.begin(), order.end());
   {
     std::vector<Point> sorted(n);
