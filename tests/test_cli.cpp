@@ -118,6 +118,7 @@ TEST_CASE("cli: compile report, models list") {
   CHECK(r.out.find("vertices          1138") != std::string::npos);
   CHECK(r.out.find("list entries      6312") != std::string::npos);
   CHECK(r.out.find("degree histogram") != std::string::npos);
+  CHECK(r.out.find("gather span       ") != std::string::npos);
   r = run_cli("models");
   CHECK(r.status == 0);
   CHECK(r.out.find("\nlifelike\n  Life-like") != std::string::npos);  // listed by name (test_user_models.cpp)

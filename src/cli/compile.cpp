@@ -25,7 +25,11 @@ int compile_command(const Args& args) {
             << r.hub_vertices << " hub vertices of degree >= " << layout.hub_degree << ", " << r.giant_hubs
             << " giant hubs of degree >= " << layout.giant_degree << ")\n"
             << "  stored entries    " << r.stored << "\n"
-            << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n";
+            << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n"
+            << "  gather span       " << median_gather_span(layout)
+            << " cells (median over slices of the cells one slice reads"
+            << (source.graph.coord_dim && layout.num_vertices > 0 ? "; --order hilbert narrows a mesh numbered poorly" : "")
+            << ")\n";
   if (vm["report"].as<bool>()) {
     std::cout << "  layout bytes      " << r.bytes << "\n"
               << "  degree histogram" << (r.histogram_bucketed ? " (powers of two: [d, 2d))" : "") << "\n";
