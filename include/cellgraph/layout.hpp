@@ -32,9 +32,10 @@ inline constexpr std::uint32_t kWarpSize = 32;    // the fold tree of hubs follo
 inline constexpr std::uint64_t kMaxVertices = (std::uint64_t(1) << 32) - 64;
 inline constexpr std::uint32_t kGiantHubThreads = 256;
 
-// The order vertices keep within the degree-sort windows: the input's ids, or their places
-// along a Hilbert curve through their coordinates (for meshes whose files number them poorly).
-enum class VertexOrder { input, hilbert };
+// The order vertices keep within the degree-sort windows: the input's ids, their places along
+// a Hilbert curve through their coordinates, or reverse Cuthill-McKee (vertex_order.hpp; for
+// graphs whose files number them poorly).
+enum class VertexOrder { input, hilbert, rcm };
 
 struct CompileOptions {
   VertexOrder order = VertexOrder::input;

@@ -28,7 +28,8 @@ int compile_command(const Args& args) {
             << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n"
             << "  gather span       " << median_gather_span(layout)
             << " cells (median over slices of the cells one slice reads"
-            << (source.graph.coord_dim && layout.num_vertices > 0 ? "; --order hilbert narrows a mesh numbered poorly" : "")
+            << (source.graph.coord_dim ? "; --order rcm or hilbert narrow it for a graph numbered poorly"
+                                       : "; --order rcm narrows it for a graph numbered poorly")
             << ")\n";
   if (vm["report"].as<bool>()) {
     std::cout << "  layout bytes      " << r.bytes << "\n"

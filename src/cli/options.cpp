@@ -144,8 +144,8 @@ po::options_description layout_options() {
   po::options_description d("Compiled layout");
   d.add_options()
       ("order", po::value<std::string>()->default_value("input"),
-       "vertex order within the degree-sort windows: input (the file's ids) or hilbert (along a "
-       "Hilbert curve through the coordinates of a mesh or rgg)")
+       "vertex order within the degree-sort windows: input (the file's ids), hilbert (along a "
+       "Hilbert curve through the coordinates of a mesh or rgg) or rcm (reverse Cuthill-McKee)")
       ("sort-window", unsigned_value<std::uint32_t>(CompileOptions{}.sort_window),
        "vertices are sorted by degree within windows of this many (locality vs padding)")
       ("degree-quantum", unsigned_value<std::uint32_t>(1),
@@ -161,7 +161,8 @@ CompileOptions compile_options(const po::variables_map& vm) {
   CompileOptions o;
   const std::string order = vm["order"].as<std::string>();
   if (order == "hilbert") o.order = VertexOrder::hilbert;
-  else if (order != "input") throw Error("--order must be input or hilbert, not '" + order + "'");
+  else if (order == "rcm") o.order = VertexOrder::rcm;
+  else if (order != "input") throw Error("--order must be input, hilbert or rcm, not '" + order + "'");
   o.sort_window = get_unsigned<std::uint32_t>(vm, "sort-window");
   o.hub_degree = get_unsigned<std::uint32_t>(vm, "hub-degree");
   o.degree_quantum = get_unsigned<std::uint32_t>(vm, "degree-quantum");

@@ -4,8 +4,8 @@
 #include <numeric>
 
 #include "cellgraph/error.hpp"
-#include "cellgraph/hilbert.hpp"
 #include "cellgraph/layout.hpp"
+#include "cellgraph/vertex_order.hpp"
 
 namespace cellgraph {
 namespace {
@@ -21,8 +21,7 @@ double mean_degree(const Graph& g) {
 std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, const CompileOptions& o,
                                    std::uint32_t* num_hubs, std::uint32_t* interior_begin) {
   std::vector<VertexId> order = rows.owned;  // ascending
-  std::vector<std::uint64_t> place;  // along the Hilbert curve, where o.order asks for it
-  if (o.order == VertexOrder::hilbert) place = hilbert_keys(g);
+  const std::vector<std::uint64_t> place = vertex_places(g, o.order);  // empty: the input's order
   auto before = [&](VertexId a, VertexId b) { return place.empty() ? a < b : place[a] != place[b] ? place[a] < place[b] : a < b; };
   if (!place.empty()) std::sort(order.begin(), order.end(), before);
   const std::uint32_t n = std::uint32_t(order.size()), quantum = o.degree_quantum;

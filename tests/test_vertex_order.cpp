@@ -11,6 +11,7 @@
 #include "cellgraph/hilbert.hpp"
 #include "cellgraph/layout.hpp"
 #include "cellgraph/source/generators.hpp"
+#include "cellgraph/vertex_order.hpp"
 #include "model_runs.hpp"
 
 using namespace cellgraph;
@@ -69,33 +70,39 @@ TEST_CASE("hilbert: the curve visits every cell once, each step to a neighbor") 
   CHECK_THROWS_AS(hilbert_index(far, 3, 22), Error);  // 66 bits
 }
 
-TEST_CASE("hilbert: a badly numbered mesh compiles to a local layout, and runs alike") {
+TEST_CASE("vertex order: a badly numbered mesh compiles to a local layout, and runs alike") {
   const Graph g = shuffled(random_geometric_graph(1 << 15, 6.0, 5), 11);
-  CompileOptions along;
-  along.order = VertexOrder::hilbert;
-  const Layout input = compile(g), curve = compile(g, along);
-  MESSAGE("median gather span: input order ", median_gather_span(input), ", Hilbert order ", median_gather_span(curve));
-  CHECK(median_gather_span(input) > g.num_vertices() / 2);
-  CHECK(median_gather_span(curve) < 2 * along.sort_window);  // about the degree-sort window
-  for (VertexId local = 0; local < curve.num_vertices; ++local) {  // the same lists, in the same order
-    const VertexId user = curve.local_to_user[local];
-    std::vector<VertexId> listed;
-    for_each_neighbor(curve, local, [&](std::uint32_t cell, std::uint32_t) { listed.push_back(curve.local_to_user[cell]); });
-    REQUIRE(std::equal(listed.begin(), listed.end(), g.neighbors.begin() + g.offsets[user],
-                       g.neighbors.begin() + g.offsets[user + 1]));
-  }
-
-  // Random models draw by user id: the numbering changes no result.
+  const Layout input = compile(g);
+  const std::uint64_t scattered = median_gather_span(input);
+  CHECK(scattered > g.num_vertices() / 2);
   std::vector<std::uint32_t> start(g.num_vertices(), 0);
   for (VertexId v = 0; v < g.num_vertices(); v += 97) start[v] = 1;  // infected
   const models::Params sir = {{"beta", "0.3"}, {"tau", "3"}};
-  auto a = test::make_model("sir", sir, g, {}, {}), b = test::make_model("sir", sir, g, {}, along);
-  a->set_states(start);
-  b->set_states(start);
-  a->advance(25);
-  b->advance(25);
-  CHECK(a->states() == b->states());
-  CHECK(a->census()[1] > 0);
+  auto reference = test::make_model("sir", sir, g);
+  reference->set_states(start);
+  reference->advance(25);
+  CHECK(reference->census()[1] > 0);
+
+  for (VertexOrder order : {VertexOrder::hilbert, VertexOrder::rcm}) {
+    CAPTURE(int(order));
+    CompileOptions along;
+    along.order = order;
+    const Layout local = compile(g, along);
+    MESSAGE("median gather span: input order ", scattered, ", order ", int(order), ": ", median_gather_span(local));
+    CHECK(median_gather_span(local) < 2 * along.sort_window);  // about the degree-sort window
+    for (VertexId v = 0; v < local.num_vertices; ++v) {  // the same lists, in the same order
+      const VertexId user = local.local_to_user[v];
+      std::vector<VertexId> listed;
+      for_each_neighbor(local, v, [&](std::uint32_t cell, std::uint32_t) { listed.push_back(local.local_to_user[cell]); });
+      REQUIRE(std::equal(listed.begin(), listed.end(), g.neighbors.begin() + g.offsets[user],
+                         g.neighbors.begin() + g.offsets[user + 1]));
+    }
+    // Random models draw by user id: the numbering changes no result.
+    auto run = test::make_model("sir", sir, g, {}, along);
+    run->set_states(start);
+    run->advance(25);
+    CHECK(run->states() == reference->states());
+  }
 
   Graph flat = g;  // the same points as a flat mesh in 3D: the same curve
   flat.coord_dim = 3;
@@ -103,8 +110,29 @@ TEST_CASE("hilbert: a badly numbered mesh compiles to a local layout, and runs a
   for (VertexId v = 0; v < g.num_vertices(); ++v) flat.coords.insert(flat.coords.end(), {g.coords[2 * v], g.coords[2 * v + 1], 0.5});
   CHECK(hilbert_keys(flat) == hilbert_keys(g));
 
-  Graph bare = g;  // no coordinates: nothing to order by
+  Graph bare = g;  // no coordinates: nothing to lay a curve through, but RCM needs none
   bare.coord_dim = 0;
   bare.coords.clear();
-  CHECK_THROWS_WITH_AS(compile(bare, along), doctest::Contains("coordinates"), Error);
+  CompileOptions curve, rcm;
+  curve.order = VertexOrder::hilbert;
+  rcm.order = VertexOrder::rcm;
+  CHECK_THROWS_WITH_AS(compile(bare, curve), doctest::Contains("coordinates"), Error);
+  CHECK(median_gather_span(compile(bare, rcm)) < 2 * rcm.sort_window);
+}
+
+TEST_CASE("vertex order: reverse Cuthill-McKee walks a shuffled path end to end, every component placed") {
+  const Graph path = shuffled(test::path_graph(500), 3);
+  std::vector<std::uint64_t> place = vertex_places(path, VertexOrder::rcm);
+  REQUIRE(place.size() == 500);
+  for (VertexId u = 0; u < 500; ++u)
+    for (std::uint64_t k = path.offsets[u]; k < path.offsets[u + 1]; ++k) {
+      const std::uint64_t a = place[u], b = place[path.neighbors[k]];
+      if ((a > b ? a - b : b - a) != 1) FAIL("an edge of the path joins places ", a, " and ", b);
+    }
+  // Two components and a lone vertex: every vertex gets one place of 0 .. n - 1.
+  const Graph parts = graph_from_edges(7, {{0, 1}, {1, 2}, {4, 5}, {5, 6}, {6, 4}});
+  place = vertex_places(parts, VertexOrder::rcm);
+  std::sort(place.begin(), place.end());
+  for (std::uint64_t i = 0; i < place.size(); ++i) CHECK(place[i] == i);
+  CHECK(vertex_places(parts, VertexOrder::input).empty());
 }
