@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Boost.Graph (reverse Cuthill-McKee, header-only) comes with libboost1.74-dev, which
+# libboost-program-options-dev depends on.
 packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libmetis-dev
           metis libpng-dev libgif-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin golly
           gnuplot-nox)
