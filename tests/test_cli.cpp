@@ -149,3 +149,12 @@ TEST_CASE("cli: a mesh run writes a ParaView series") {
   CHECK(r.out.find("vertices          7434") != std::string::npos);
   CHECK(r.out.find("list entries      86062") != std::string::npos);
 }
+
+TEST_CASE("cli: bench --suite metis times the METIS samples against the CSR loop, same states") {
+  const auto r = run_cli("bench --suite metis --backend cpu --repeats 1 --markdown");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out.find("| 4elt.graph (METIS) | 15606 |") != std::string::npos);
+  CHECK(r.out.find("| copter2.graph (METIS) | 55476 |") != std::string::npos);
+  CHECK(r.out.find("DIFFER") == std::string::npos);
+  CHECK(run_cli("bench --suite nonesuch --backend cpu").out.find("unknown suite 'nonesuch'") != std::string::npos);
+}

@@ -79,6 +79,7 @@ int bench_command(const Args& args) {
   d.add_options()("help,h", "show this help")
       ("suite", po::value<std::string>()->default_value("standard"),
        "quick, standard, gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples), "
+       "metis (the METIS samples alone: 4elt and copter2), "
        "models (every random model and update mode on a grid and an rgg, against Life), "
        "partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior), "
        "or movable (the Vicsek model: steps/s and neighbor-list rebuilds at 10^6 and 10^7 particles, 10^5 and "

@@ -44,6 +44,23 @@ void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars>
   }
 }
 
+// The METIS sample graphs: small meshes whose steps are bound by launches and latency.
+std::vector<BenchCase> metis_sample_cases(std::vector<std::string>& notes) {
+  std::vector<BenchCase> cases;
+  for (const char* file : {"graphs/metis/github-KarypisLab-METIS/4elt.graph",
+                           "graphs/metis/debian-libmetis-doc/copter2.graph"}) {
+    const std::string path = data_file(file);
+    if (!std::filesystem::exists(path)) {
+      notes.push_back("skipped " + path + ": not found (run from the repository root or set CELLGRAPH_DATA_DIR)");
+      continue;
+    }
+    SourceSpec s;
+    s.graph_file = path;
+    cases.push_back({std::filesystem::path(path).filename().string() + " (METIS)", s, 2048, true});
+  }
+  return cases;
+}
+
 }  // namespace
 
 std::string data_file(const std::string& relative) {
@@ -61,20 +78,11 @@ std::vector<BenchCase> bench_suite(const std::string& name, std::vector<std::str
     std::vector<BenchCase> cases = {{"grid 16384^2 moore", grid("16384x16384"), 20},
                                     {"rgg 2^24 (mesh-like)", generated("rgg:16777216:6"), 20},
                                     {"rmat scale 24 (hubs)", generated("rmat:24:16"), 10}};
-    for (const char* file : {"graphs/metis/github-KarypisLab-METIS/4elt.graph",
-                             "graphs/metis/debian-libmetis-doc/copter2.graph"}) {
-      const std::string path = data_file(file);
-      if (!std::filesystem::exists(path)) {
-        notes.push_back("skipped " + path + ": not found (run from the repository root or set CELLGRAPH_DATA_DIR)");
-        continue;
-      }
-      SourceSpec s;
-      s.graph_file = path;
-      cases.push_back({std::filesystem::path(path).filename().string() + " (METIS)", s, 2048, true});
-    }
+    for (BenchCase& c : metis_sample_cases(notes)) cases.push_back(std::move(c));
     return cases;
   }
-  throw Error("unknown suite '" + name + "' (quick, standard, gpu)");
+  if (name == "metis") return metis_sample_cases(notes);
+  throw Error("unknown suite '" + name + "' (quick, standard, gpu, metis)");
 }
 
 double host_copy_bandwidth(int threads) {
