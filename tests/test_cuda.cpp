@@ -16,13 +16,14 @@ namespace {
 // Runs the same model from the same state on both backends and compares after each chunk.
 void check_identity(const Graph& g, const std::string& rule, const std::vector<std::uint64_t>& chunks,
                     double density = 0.4, std::uint32_t boundary_value = 0, CompileOptions c = {},
-                    SignalPacking packing = SignalPacking::automatic) {
+                    SignalPacking packing = SignalPacking::automatic, SweepFusion fusion = SweepFusion::automatic) {
   auto layout = std::make_shared<const Layout>(compile(g, c));
   const models::ModelInfo& life = models::find_model("lifelike");
   SimulationOptions cpu_options, gpu_options;
   cpu_options.boundary_value = gpu_options.boundary_value = boundary_value;
   gpu_options.backend = BackendKind::cuda;
   gpu_options.signal_packing = packing;
+  gpu_options.sweep_fusion = fusion;
   auto cpu = life.make({{"rule", rule}}, layout, cpu_options);
   auto gpu = life.make({{"rule", rule}}, layout, gpu_options);
   const auto start = random_fill(g.num_vertices(), density, 11);
@@ -83,6 +84,25 @@ TEST_SUITE("gpu") {
     check_identity(rmat_graph(16, 16, 8), "B2,3,10/S1,2,3,40", {1, 64, 3}, 0.3, 0, hubs);
     check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5);  // automatic thresholds
     check_identity(read_graph_file(data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph")), "B2/S23", {200});
+  }
+
+  // A sweep as one launch (automatic on small layouts with hubs) or as three on two streams.
+  TEST_CASE("gpu: fused and split sweeps equal the CPU" * doctest::skip(!cuda_device_available())) {
+    const auto never = SweepFusion::never, always = SweepFusion::always;
+    const auto automatic = SignalPacking::automatic;
+    CompileOptions hubs;
+    hubs.hub_degree = 48;
+    hubs.giant_degree = 300;
+    for (SweepFusion fusion : {SweepFusion::automatic, never})  // fused, split
+      check_identity(rmat_graph(16, 16, 8), "B2,3,10/S1,2,3,40", {1, 64, 3}, 0.3, 0, hubs, automatic, fusion);
+    check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5, 0, {}, automatic, always);  // large: fused on demand
+    check_identity(build_grid_graph(grid(37, 23, {BoundaryKind::fixed, 1})), "B3/S23", {1, 64}, 0.4, 1, {}, automatic,
+                   always);  // no hubs: the fused kernel is the ordinary one
+    // copter2 (degrees 3 to 44): hubs from degree 25 by the small graphs' rule, one launch
+    const Graph copter2 = read_graph_file(data_path("graphs/metis/debian-libmetis-doc/copter2.graph"));
+    REQUIRE(compile(copter2).num_hub_vertices() > 0);
+    for (SweepFusion fusion : {SweepFusion::automatic, never})
+      check_identity(copter2, "B2/S23", {1, 100, 63}, 0.4, 0, {}, automatic, fusion);
   }
 
   // Neighbors read from packed signal bits (automatic on large layouts only): the boundary

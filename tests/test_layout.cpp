@@ -6,7 +6,9 @@
 
 #include "cellgraph/layout.hpp"
 #include "cellgraph/source/generators.hpp"
+#include "cellgraph/source/graph_file.hpp"
 #include "cellgraph/source/grid.hpp"
+#include "data_path.hpp"
 #include "src/backend/cpu/sweep.hpp"
 
 using namespace cellgraph;
@@ -166,4 +168,35 @@ TEST_CASE("generators: an rgg links exactly the points within its radius, number
   std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
   MESSAGE("median id gap of an edge: ", gaps[gaps.size() / 2]);
   CHECK(gaps[gaps.size() / 2] < 32);
+}
+
+TEST_CASE("layout: graphs under 2^20 vertices cut their degree tail into hubs, larger ones only heavy tails") {
+  // copter2: 55,476 vertices of degree 3 to 44, mean 12.7: ordinary lists up to 24 (three
+  // batches of 8), hubs from degree 25 (503 of them).
+  const Graph copter2 = read_graph_file(data_path("graphs/metis/debian-libmetis-doc/copter2.graph"));
+  CHECK(compile_options_for(copter2, {}).hub_degree == 25);
+  const Layout L = compile(copter2);
+  std::uint32_t tail = 0;
+  for (VertexId v = 0; v < copter2.num_vertices(); ++v) tail += copter2.degree(v) >= 25;
+  CHECK(tail == 503);
+  CHECK(report(L).hub_vertices == (tail + 31) / 32 * 32);
+  CHECK(L.num_giant_hubs == 0);
+  // The floor: a mesh of mean degree 6 gets hubs only from 25; 24 neighbors each: lists up to 48.
+  CHECK(compile_options_for(random_geometric_graph(20000, 6.0, 2), {}).hub_degree == 25);
+  GridSpec moore2;
+  moore2.size = {50, 40, 1};
+  moore2.stencil = moore_stencil(2, 2);  // periodic
+  CHECK(build_grid_graph(moore2).num_entries() == 24u * 50 * 40);
+  CHECK(compile_options_for(build_grid_graph(moore2), {}).hub_degree == 49);
+  // A threshold the user gives is kept.
+  CompileOptions given;
+  given.hub_degree = 40;
+  CHECK(compile_options_for(copter2, given).hub_degree == 40);
+  // From 2^20 vertices on, the bandwidth rule: max(256, 16 x mean), giants max(1024, 32 x mean).
+  std::vector<std::pair<VertexId, VertexId>> ring;
+  const VertexId n = kLatencyBoundVertices;
+  for (VertexId v = 0; v < n; ++v) ring.emplace_back(v, (v + 1) % n);
+  const CompileOptions large = compile_options_for(graph_from_edges(n, ring), {});
+  CHECK(large.hub_degree == 256);
+  CHECK(large.giant_degree == 1024);
 }

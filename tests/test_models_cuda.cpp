@@ -16,10 +16,12 @@ namespace {
 
 void check_model_identity(const std::string& model, const models::Params& params, const Graph& g,
                           const std::string& update, CompileOptions c = {},
-                          SignalPacking packing = SignalPacking::automatic) {
+                          SignalPacking packing = SignalPacking::automatic,
+                          SweepFusion fusion = SweepFusion::automatic) {
   SimulationOptions cpu_options = with_update(update, 21), gpu_options = cpu_options;
   gpu_options.backend = BackendKind::cuda;
   gpu_options.signal_packing = packing;
+  gpu_options.sweep_fusion = fusion;
   auto cpu = make_model(model, params, g, cpu_options, c);
   auto gpu = make_model(model, params, g, gpu_options, c);
   const auto start = random_fill(g.num_vertices(), 0.3, 8);
@@ -62,7 +64,9 @@ TEST_SUITE("gpu") {
     for (const Case& c : kCases)
       for (const char* update : {"sync", "alpha:0.6", "colored"}) {
         check_model_identity(c.model, c.params, grid, update);
-        check_model_identity(c.model, c.params, hubs, update, small_hubs());
+        check_model_identity(c.model, c.params, hubs, update, small_hubs());  // one fused launch a sweep
+        check_model_identity(c.model, c.params, hubs, update, small_hubs(), SignalPacking::automatic,
+                             SweepFusion::never);  // hubs on their own stream
         if (std::string(update) == "colored") continue;  // colored steps read the state in place
         check_model_identity(c.model, c.params, grid, update, {}, SignalPacking::always);
         check_model_identity(c.model, c.params, hubs, update, small_hubs(), SignalPacking::always);

@@ -44,7 +44,7 @@ struct CompileOptions {
   // vertices nearer each other in id order, at the price of some padding.
   std::uint32_t degree_quantum = 1;
   // Vertices of at least this degree are hubs (a warp each), and of at least giant_degree
-  // giant hubs (a block each). 0: automatic (see compile()).
+  // giant hubs (a block each). 0: automatic (compile_options_for).
   std::uint32_t hub_degree = 0;
   std::uint32_t giant_degree = 0;
 };
@@ -126,6 +126,12 @@ struct CompileRows {
 // graph's (compile_options_for), so that a vertex is folded alike in every partitioning.
 Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOptions& options);
 
+// Below this many vertices a GPU step is bound by latency, not bandwidth: the sweep fills an
+// H100 in a wave or two and lasts as long as its longest walk. Such graphs cut the long tail
+// of their degrees into hubs, whose lists a warp walks, and run each sweep as one launch
+// (copter2, degrees 3 to 44: hubs from 25 and one launch, +29% on an H100).
+inline constexpr std::uint32_t kLatencyBoundVertices = 1u << 20;
+
 // The options with automatic hub thresholds replaced by the values compile() picks for `g`.
 CompileOptions compile_options_for(const Graph& g, CompileOptions options);
 // The same from the graph's mean degree alone (graphs that live on the GPU: movable cells).
@@ -133,7 +139,9 @@ CompileOptions compile_options_for_mean_degree(double mean_degree, CompileOption
 
 // Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is
 // a hub when its degree is at least max(256, 16 x the mean degree), a giant hub from
-// max(1024, 32 x the mean degree) (on an H200, R-MAT scale 24: 1024 beat 4096 and 16384).
+// max(1024, 32 x the mean degree) (on an H200, R-MAT scale 24: 1024 beat 4096 and 16384);
+// on graphs under kLatencyBoundVertices a hub from one more than max(24, 2 x the mean degree
+// rounded down to a multiple of 8).
 Layout compile(const Graph& g, const CompileOptions& options = {});
 
 struct LayoutReport {

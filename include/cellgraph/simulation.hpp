@@ -17,6 +17,10 @@ enum class BackendKind { cpu, cuda };
 // Whether the CUDA backend gathers a model's one-bit signals from packed words (model.hpp):
 // automatic uses them on layouts large enough to gain.
 enum class SignalPacking { automatic, always, never };
+// Whether the CUDA backend runs a sweep's giant hubs, hubs and ordinary vertices as one kernel
+// launch instead of three on two streams: automatic on layouts with hubs under
+// kLatencyBoundVertices vertices.
+enum class SweepFusion { automatic, always, never };
 
 struct SimulationOptions {
   BackendKind backend = BackendKind::cpu;
@@ -31,6 +35,7 @@ struct SimulationOptions {
   std::vector<std::uint32_t> colors;
   std::uint32_t color_count = 0;  // the whole graph's number of colors (0: those in `colors`)
   SignalPacking signal_packing = SignalPacking::automatic;
+  SweepFusion sweep_fusion = SweepFusion::automatic;
   // CUDA: keep the state the gathers read in the L2's persisting set-aside where it fits.
   bool l2_residency = true;
 };

@@ -151,7 +151,8 @@ po::options_description layout_options() {
       ("degree-quantum", unsigned_value<std::uint32_t>(1),
        "sort by degree rounded up to a multiple of this (coarser: better locality, more padding)")
       ("hub-degree", unsigned_value<std::uint32_t>(0),
-       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean)")
+       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean), on graphs under "
+       "2^20 vertices 1 + max(24, 2 x mean rounded down to a multiple of 8)")
       ("giant-degree", unsigned_value<std::uint32_t>(0),
        "hubs of at least this degree are walked by a whole block; 0: max(1024, 32 x mean)");
   return d;
@@ -214,7 +215,10 @@ po::options_description backend_options() {
       ("signal-bits", po::value<std::string>()->default_value("auto"),
        "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off")
       ("l2-residency", po::value<std::string>()->default_value("auto"),
-       "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off");
+       "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off")
+      ("fused-sweep", po::value<std::string>()->default_value("auto"),
+       "cuda: run a sweep's hubs and ordinary vertices as one kernel launch: auto (graphs with hubs under 2^20 "
+       "vertices), on, off");
   return d;
 }
 
@@ -236,6 +240,11 @@ SimulationOptions simulation_options(const po::variables_map& vm) {
   const std::string residency = vm["l2-residency"].as<std::string>();
   if (residency != "auto" && residency != "off") throw Error("--l2-residency must be auto or off, not '" + residency + "'");
   o.l2_residency = residency == "auto";
+  const std::string fusion = vm["fused-sweep"].as<std::string>();
+  if (fusion == "auto") o.sweep_fusion = SweepFusion::automatic;
+  else if (fusion == "on") o.sweep_fusion = SweepFusion::always;
+  else if (fusion == "off") o.sweep_fusion = SweepFusion::never;
+  else throw Error("--fused-sweep must be auto, on or off, not '" + fusion + "'");
   return o;
 }
 

@@ -259,8 +259,19 @@ class CudaSimulation final : public Simulation {
     const std::size_t bytes = std::size_t(layout_->state_length()) * sizeof(Primary);
     return bytes <= persisting_l2_bytes() && bytes <= std::size_t(window) ? bytes : 0;
   }
+  // Sweeps are one launch each where the layout has hubs and is small: there a step lasts as
+  // long as its longest walk, and a second stream's fork and join cost more than they hide.
+  bool fuses_sweeps() const {
+    switch (options_.sweep_fusion) {
+      case SweepFusion::always: return true;
+      case SweepFusion::never: return false;
+      default: return layout_->num_hub_vertices() > 0 && layout_->num_vertices < kLatencyBoundVertices;
+    }
+  }
+  // Whether a sweep is one launch on stream_ that may overlap the kernel before it.
+  bool single_launch_sweeps() const { return fuses_sweeps() || layout_->num_hub_vertices() == 0; }
   SweepLaunch sweep_launch(StateRef<Vars> from, bool overlap) const {
-    return SweepLaunch{overlap, resident_bytes_ ? from.var[0] : nullptr, resident_bytes_};
+    return SweepLaunch{overlap, resident_bytes_ ? from.var[0] : nullptr, resident_bytes_, fuses_sweeps()};
   }
 
   // A synchronous sweep of `from`: through its packed signals where the model has them.
@@ -286,11 +297,11 @@ class CudaSimulation final : public Simulation {
   static constexpr int observable_count() { return observable_count_of<Model>(); }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
-  // Synchronous: hubs run on a second stream beside the ordinary slices (they write disjoint
-  // cells), joined by events each step; the same fork and join is captured into the graphs.
-  // Without hubs each ordinary sweep overlaps the end of the one before (measured with hubs
-  // too, on copter2 with --hub-degree 24: no gain, so the fork and join stay plain).
-  // Colored: the classes one after another on one stream, in place.
+  // Synchronous: a sweep of one launch (no hubs, or fused) overlaps the end of the one before.
+  // Otherwise hubs run on a second stream beside the ordinary slices (they write disjoint
+  // cells), joined by events each step; the same fork and join is captured into the graphs
+  // (overlapping those launches gained nothing on copter2). Colored: the classes one after
+  // another on one stream, in place, each overlapping the one before where it is one launch.
   void launch_steps(std::uint32_t steps) {
     const LayoutView& L = device_.view();
     int parity = parity_;
@@ -302,17 +313,17 @@ class CudaSimulation final : public Simulation {
         continue;
       }
       pack_signals(from);
-      const bool hubs = L.num_hub_vertices > 0;
-      if (hubs) {
+      const bool forks = !single_launch_sweeps();
+      if (forks) {
         CG_CUDA(cudaEventRecord(fork_, stream_));
         CG_CUDA(cudaStreamWaitEvent(hub_stream_, fork_));
       }
       launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                         VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
                         VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
-                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_, !hubs);
+                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_, !forks);
       CG_CUDA_LAUNCHED();
-      if (hubs) {
+      if (forks) {
         CG_CUDA(cudaEventRecord(join_, hub_stream_));
         CG_CUDA(cudaStreamWaitEvent(stream_, join_));
       }
@@ -329,7 +340,7 @@ class CudaSimulation final : public Simulation {
                         end = classes_.begin[c + 1];
     launch_sweep(model_, device_.view(), state, VertexList{ids + begin, giant_end - begin},
                  VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
-                 ApplyStep<Model>{state, p}, stream_, stream_, sweep_launch(state, false));
+                 ApplyStep<Model>{state, p}, stream_, stream_, sweep_launch(state, single_launch_sweeps()));
     CG_CUDA_LAUNCHED();
   }
 

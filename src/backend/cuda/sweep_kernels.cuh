@@ -132,12 +132,12 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 // the loads in flight at the same occupancy (measured on an H100: +9% on a mesh, +5% on a grid).
 inline constexpr int kVerticesPerThread = 2;
 
+// Block `block` of an ordinary sweep.
 template <class Model, class Neighbors, class Cells, class Finish>
-__global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
-                      Cells cells, Finish finish) {
-  allow_next_grid();
-  const std::uint32_t first = blockIdx.x * kSweepBlockThreads * kVerticesPerThread + threadIdx.x;
+__device__ __forceinline__ void ordinary_agent(const Model& model, const LayoutView& L,
+                                               StateRef<typename Model::Vars> current, const Neighbors& neighbors,
+                                               const Cells& cells, const Finish& finish, std::uint32_t block) {
+  const std::uint32_t first = block * kSweepBlockThreads * kVerticesPerThread + threadIdx.x;
   OrdinaryWalk w[kVerticesPerThread];
   bool live[kVerticesPerThread];
 #pragma unroll
@@ -159,6 +159,14 @@ sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> 
 #pragma unroll
   for (int r = 0; r < kVerticesPerThread; ++r)
     if (live[r]) finish_walk(model, L, current, neighbors, finish, w[r]);
+}
+
+template <class Model, class Neighbors, class Cells, class Finish>
+__global__ void __launch_bounds__(kSweepBlockThreads)
+sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                      Cells cells, Finish finish) {
+  allow_next_grid();
+  ordinary_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
 }
 
 // Thread `t` of `threads` folds entries t, t + threads, ... of a row, a batch of loads at a time.
@@ -183,12 +191,12 @@ __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, 
   return acc;
 }
 
-// One warp per hub vertex.
+// One warp per hub vertex: block `block` of a hub sweep.
 template <class Model, class Neighbors, class Cells, class Finish>
-__global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors, Cells cells,
-                 Finish finish) {
-  const std::uint32_t i = (blockIdx.x * kSweepBlockThreads + threadIdx.x) / 32;
+__device__ __forceinline__ void hub_agent(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
+                                          const Neighbors& neighbors, const Cells& cells, const Finish& finish,
+                                          std::uint32_t block) {
+  const std::uint32_t i = (block * kSweepBlockThreads + threadIdx.x) / 32;
   const std::uint32_t lane = threadIdx.x % 32;
   if (i >= cells.count) return;  // whole warps leave together
   const std::uint32_t v = cells[i];
@@ -203,16 +211,23 @@ sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> curre
   if (lane == 0) finish(model, L, current, v, acc, degree);
 }
 
-// One block of kGiantHubThreads per giant hub.
 template <class Model, class Neighbors, class Cells, class Finish>
-__global__ void __launch_bounds__(kGiantHubThreads)
-sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
-                       Cells cells, Finish finish) {
+__global__ void __launch_bounds__(kSweepBlockThreads)
+sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors, Cells cells,
+                 Finish finish) {
+  hub_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
+}
+
+// One block of kGiantHubThreads per giant hub: giant hub `block`.
+template <class Model, class Neighbors, class Cells, class Finish>
+__device__ __forceinline__ void giant_hub_agent(const Model& model, const LayoutView& L,
+                                                StateRef<typename Model::Vars> current, const Neighbors& neighbors,
+                                                const Cells& cells, const Finish& finish, std::uint32_t block) {
   using Acc = typename Model::Acc;
   constexpr int kWarps = kGiantHubThreads / 32;
   __shared__ alignas(16) unsigned char partial_bytes[kWarps * sizeof(Acc)];
   Acc* partial = reinterpret_cast<Acc*>(partial_bytes);
-  const std::uint32_t v = cells[blockIdx.x];
+  const std::uint32_t v = cells[block];
   if (finish.skips(L, v)) {
     if (threadIdx.x == 0) finish.keep(current, v);
     return;
@@ -235,6 +250,36 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
   }
 }
 
+template <class Model, class Neighbors, class Cells, class Finish>
+__global__ void __launch_bounds__(kGiantHubThreads)
+sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                       Cells cells, Finish finish) {
+  giant_hub_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
+}
+
+// A whole sweep in one launch: the first blocks take the giant hubs, the next the hubs, the
+// rest the ordinary vertices, so that hubs and ordinary slices run side by side without a
+// second stream and the launch can overlap the kernel before it. Hub blocks wait for that
+// kernel at once, ordinary ones after their first index loads.
+static_assert(kGiantHubThreads == kSweepBlockThreads, "one block size for every part of a fused sweep");
+template <class Model, class Neighbors, class Cells, class Finish>
+__global__ void __launch_bounds__(kSweepBlockThreads)
+sweep_fused_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors, Cells giants,
+                   Cells hubs, std::uint32_t hub_blocks, Cells ordinary, Finish finish) {
+  allow_next_grid();
+  std::uint32_t block = blockIdx.x;
+  if (block < giants.count) {
+    wait_for_previous_grid();
+    return giant_hub_agent(model, L, current, neighbors, giants, finish, block);
+  }
+  block -= giants.count;
+  if (block < hub_blocks) {
+    wait_for_previous_grid();
+    return hub_agent(model, L, current, neighbors, hubs, finish, block);
+  }
+  ordinary_agent(model, L, current, neighbors, ordinary, finish, block - hub_blocks);
+}
+
 // How the kernels of one sweep are launched (measured on an H100, B3/S23, `run`, updates/s):
 //   overlap:  the ordinary sweep overlaps the end of the kernel before it on its stream
 //             (programmatic dependent launch), which hides most of a launch where a step is
@@ -242,12 +287,16 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
 //   resident: the array the gathers read, kept in the L2's persisting set-aside so that the
 //             index stream does not evict it: rgg 2^24 +5%, a 4096^2 grid +12% (16 MiB
 //             states); not for packed signals, which stay in L2 anyway (R-MAT 24: -5%)
+//   fused:    giant hubs, hubs and ordinary vertices in one launch on one stream (small
+//             layouts, whose steps last as long as their longest walk): copter2 with hubs
+//             from degree 25, +15% against three kernels on two streams
 struct SweepLaunch {
   bool overlap = false;
   const void* resident = nullptr;
   std::size_t resident_bytes = 0;
+  bool fused = false;
 
-  SweepLaunch without_overlap() const { return {false, resident, resident_bytes}; }
+  SweepLaunch without_overlap() const { return {false, resident, resident_bytes, fused}; }
 };
 
 template <class... Params, class... Args>
@@ -277,24 +326,32 @@ void launch_kernel(void (*kernel)(Params...), unsigned blocks, unsigned threads,
   CG_CUDA(cudaLaunchKernelEx(&config, kernel, args...));
 }
 
-// Dispatch: the three kernels over one set of vertices, split by kind (giant hubs, hubs,
-// ordinary), on one stream each (hub_stream may equal stream). Only the ordinary sweep
-// overlaps the kernel before it: the hub kernels read state from their first load.
+// Dispatch: a sweep over one set of vertices, split by kind (giant hubs, hubs, ordinary).
+// Fused: one kernel on `stream`. Else three, the hubs' on hub_stream (which may equal stream);
+// only the ordinary sweep overlaps the kernel before it, as the hub kernels read state from
+// their first load.
 template <class Model, class Neighbors, class Cells, class Finish>
 void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
                   const Neighbors& neighbors, Cells giants, Cells hubs, Cells ordinary, const Finish& finish,
                   cudaStream_t stream, cudaStream_t hub_stream, const SweepLaunch& how = {}) {
   auto blocks = [](std::uint64_t threads) { return unsigned((threads + kSweepBlockThreads - 1) / kSweepBlockThreads); };
+  const unsigned hub_blocks = blocks(std::uint64_t(hubs.count) * 32);
+  const unsigned ordinary_blocks = blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread);
+  if (how.fused) {
+    if (const unsigned all = giants.count + hub_blocks + ordinary_blocks)
+      launch_kernel(sweep_fused_kernel<Model, Neighbors, Cells, Finish>, all, kSweepBlockThreads, stream, how, model, L,
+                    current, neighbors, giants, hubs, std::uint32_t(hub_blocks), ordinary, finish);
+    return;
+  }
   if (giants.count)
     launch_kernel(sweep_giant_hub_kernel<Model, Neighbors, Cells, Finish>, giants.count, kGiantHubThreads, hub_stream,
                   how.without_overlap(), model, L, current, neighbors, giants, finish);
   if (hubs.count)
-    launch_kernel(sweep_hub_kernel<Model, Neighbors, Cells, Finish>, blocks(std::uint64_t(hubs.count) * 32),
-                  kSweepBlockThreads, hub_stream, how.without_overlap(), model, L, current, neighbors, hubs, finish);
+    launch_kernel(sweep_hub_kernel<Model, Neighbors, Cells, Finish>, hub_blocks, kSweepBlockThreads, hub_stream,
+                  how.without_overlap(), model, L, current, neighbors, hubs, finish);
   if (ordinary.count)
-    launch_kernel(sweep_ordinary_kernel<Model, Neighbors, Cells, Finish>,
-                  blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread),
-                  kSweepBlockThreads, stream, how, model, L, current, neighbors, ordinary, finish);
+    launch_kernel(sweep_ordinary_kernel<Model, Neighbors, Cells, Finish>, ordinary_blocks, kSweepBlockThreads, stream,
+                  how, model, L, current, neighbors, ordinary, finish);
 }
 
 // The same, reading neighbors from the state itself.
