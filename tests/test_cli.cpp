@@ -152,7 +152,9 @@ TEST_CASE("cli: a mesh run writes a ParaView series") {
 }
 
 TEST_CASE("cli: bench --suite metis times the METIS samples against the CSR loop, same states") {
-  const auto r = run_cli("bench --suite metis --backend cpu --repeats 1 --markdown");
+  // The suites find their graph files through CELLGRAPH_DATA_DIR (or ./data).
+  const auto r = cellgraph::test::run_command("CELLGRAPH_DATA_DIR=" + data_path(".") + " " + cellgraph::test::cli_path() +
+                                              " bench --suite metis --backend cpu --repeats 1 --markdown");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("| 4elt.graph (METIS) | 15606 |") != std::string::npos);
   CHECK(r.out.find("| copter2.graph (METIS) | 55476 |") != std::string::npos);
