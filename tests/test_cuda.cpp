@@ -93,7 +93,7 @@ TEST_SUITE("gpu") {
     CompileOptions hubs;
     hubs.hub_degree = 48;
     hubs.giant_degree = 300;
-    for (SweepFusion fusion : {SweepFusion::automatic, never})  // fused, split
+    for (SweepFusion fusion : {always, never})
       check_identity(rmat_graph(16, 16, 8), "B2,3,10/S1,2,3,40", {1, 64, 3}, 0.3, 0, hubs, automatic, fusion);
     check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5, 0, {}, automatic, always);  // large: fused on demand
     check_identity(build_grid_graph(grid(37, 23, {BoundaryKind::fixed, 1})), "B3/S23", {1, 64}, 0.4, 1, {}, automatic,
@@ -101,7 +101,7 @@ TEST_SUITE("gpu") {
     // copter2 (degrees 3 to 44): hubs from degree 25 by the small graphs' rule, one launch
     const Graph copter2 = read_graph_file(data_path("graphs/metis/debian-libmetis-doc/copter2.graph"));
     REQUIRE(compile(copter2).num_hub_vertices() > 0);
-    for (SweepFusion fusion : {SweepFusion::automatic, never})
+    for (SweepFusion fusion : {SweepFusion::automatic, always, never})
       check_identity(copter2, "B2/S23", {1, 100, 63}, 0.4, 0, {}, automatic, fusion);
   }
 

@@ -64,9 +64,8 @@ TEST_SUITE("gpu") {
     for (const Case& c : kCases)
       for (const char* update : {"sync", "alpha:0.6", "colored"}) {
         check_model_identity(c.model, c.params, grid, update);
-        check_model_identity(c.model, c.params, hubs, update, small_hubs());  // one fused launch a sweep
-        check_model_identity(c.model, c.params, hubs, update, small_hubs(), SignalPacking::automatic,
-                             SweepFusion::never);  // hubs on their own stream
+        for (SweepFusion fusion : {SweepFusion::always, SweepFusion::never})  // one launch; hubs apart
+          check_model_identity(c.model, c.params, hubs, update, small_hubs(), SignalPacking::automatic, fusion);
         if (std::string(update) == "colored") continue;  // colored steps read the state in place
         check_model_identity(c.model, c.params, grid, update, {}, SignalPacking::always);
         check_model_identity(c.model, c.params, hubs, update, small_hubs(), SignalPacking::always);

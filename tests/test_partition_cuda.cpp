@@ -20,11 +20,13 @@ namespace {
 
 void check_gpu_parts(const std::string& model, const models::Params& params, const Graph& g, std::uint32_t parts,
                      const std::string& update, const CompileOptions& compile = {},
-                     SignalPacking packing = SignalPacking::automatic) {
+                     SignalPacking packing = SignalPacking::automatic,
+                     SweepFusion fusion = SweepFusion::automatic) {
   INFO(model, " ", update, " on ", parts, " GPU parts");
   SimulationOptions cpu = with_update(update, 23), gpu = cpu;
   gpu.backend = BackendKind::cuda;
   gpu.signal_packing = packing;
+  gpu.sweep_fusion = fusion;
   check_partitioned_identity(model, params, g, partition_graph(g, parts, {}), parts, cpu, gpu, compile);
 }
 
@@ -37,7 +39,9 @@ TEST_SUITE("gpu") {
     for (const char* update : {"sync", "alpha:0.6", "colored"}) {
       check_gpu_parts("lifelike", {{"rule", "B3/S23"}}, grid, 3, update);
       check_gpu_parts("ising", {{"T", "2.3"}}, grid, 4, update);
-      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs());
+      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs());  // fused
+      check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs(), SignalPacking::automatic,
+                      SweepFusion::never);  // hubs apart
       check_gpu_parts("lifelike", {{"rule", "/2/3"}, {"p", "0.9"}}, hubs, 2, update, small_hubs());
     }
     for (const char* update : {"sync", "alpha:0.6"}) {  // halo cells' signals packed each step

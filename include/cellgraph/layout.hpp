@@ -134,7 +134,8 @@ inline constexpr std::uint32_t kLatencyBoundVertices = 1u << 20;
 
 // The options with automatic hub thresholds replaced by the values compile() picks for `g`.
 CompileOptions compile_options_for(const Graph& g, CompileOptions options);
-// The same from the graph's mean degree alone (graphs that live on the GPU: movable cells).
+// The thresholds for large graphs from the mean degree alone, whatever the vertex count (graphs
+// compiled on the GPU: movable cells; the performance model's layout kinds): no small-graph rule.
 CompileOptions compile_options_for_mean_degree(double mean_degree, CompileOptions options);
 
 // Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is

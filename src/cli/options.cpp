@@ -217,8 +217,8 @@ po::options_description backend_options() {
       ("l2-residency", po::value<std::string>()->default_value("auto"),
        "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off")
       ("fused-sweep", po::value<std::string>()->default_value("auto"),
-       "cuda: run a sweep's hubs and ordinary vertices as one kernel launch: auto (graphs with hubs under 2^20 "
-       "vertices), on, off");
+       "cuda: run a sweep's hubs and ordinary vertices as one kernel launch: auto (graphs, or a rank's part, with "
+       "hubs under 2^20 vertices), on, off (movable runs have kernels of their own)");
   return d;
 }
 

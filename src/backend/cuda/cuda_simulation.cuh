@@ -251,7 +251,7 @@ class CudaSimulation final : public Simulation {
   }
   // The bytes of the first state variable when steps keep it resident in L2 (0: they do not):
   // where it fits the persisting set-aside, gathers read it rather than packed signals, and
-  // steps are synchronous. Colored steps, whose class sweeps read and write it in place, ran
+  // steps are not colored. Colored steps, whose class sweeps read and write it in place, ran
   // 3-9% slower with it (H100: Ising on a 128^3 grid 1069 against 977 us, on 1024^2 66.7
   // against 62.5), where synchronous ones gained up to 17%.
   std::size_t resident_state_bytes() const {
@@ -262,8 +262,9 @@ class CudaSimulation final : public Simulation {
     const std::size_t bytes = std::size_t(layout_->state_length()) * sizeof(Primary);
     return bytes <= persisting_l2_bytes() && bytes <= std::size_t(window) ? bytes : 0;
   }
-  // Sweeps are one launch each where the layout has hubs and is small: there a step lasts as
-  // long as its longest walk, and a second stream's fork and join cost more than they hide.
+  // Sweeps are one launch each where the layout (a rank's part, when partitioned: what its GPU
+  // runs) has hubs and is small: there a step lasts as long as its longest walk, and a second
+  // stream's fork and join cost more than they hide.
   bool fuses_sweeps() const {
     switch (options_.sweep_fusion) {
       case SweepFusion::always: return true;
@@ -278,7 +279,8 @@ class CudaSimulation final : public Simulation {
   }
 
   // A synchronous sweep of `from`: through its packed signals where the model has them.
-  // `overlap`: the ordinary sweep may start while the kernel before it on stream_ ends.
+  // `overlap`: the sweep's one launch (or its ordinary kernel) may start while the kernel
+  // before it on stream_ ends.
   template <class Finish>
   void launch_step_sweep(StateRef<Vars> from, VertexRange giants, VertexRange hubs, VertexRange ordinary,
                          const Finish& finish, cudaStream_t hub_stream, bool overlap) {
@@ -300,7 +302,9 @@ class CudaSimulation final : public Simulation {
   static constexpr int observable_count() { return observable_count_of<Model>(); }
 
   // Launches `steps` steps from the current buffer, then moves the step counter past them.
-  // Synchronous: a sweep of one launch (no hubs, or fused) overlaps the end of the one before.
+  // Synchronous: a sweep of one launch (no hubs, or fused) overlaps the end of the one before,
+  // except the first: before its wait a sweep reads the step counter (alpha-asynchronous
+  // cells' skip test), which the kernel before the first sweep may be writing.
   // Otherwise hubs run on a second stream beside the ordinary slices (they write disjoint
   // cells), joined by events each step; the same fork and join is captured into the graphs
   // (overlapping those launches gained nothing on copter2). Colored: the classes one after
@@ -312,7 +316,8 @@ class CudaSimulation final : public Simulation {
       const StepParams p{options_.seed, step_counter_.data(), s, alpha()};
       const StateRef<Vars> from = buffer_[parity].ref();
       if (colored()) {
-        for (std::uint32_t c = 0; c < classes_.count(); ++c) launch_class(c, from, p);
+        for (std::uint32_t c = 0; c < classes_.count(); ++c)
+          launch_class(c, from, p, (s > 0 || c > 0) && single_launch_sweeps());
         continue;
       }
       pack_signals(from);
@@ -324,7 +329,7 @@ class CudaSimulation final : public Simulation {
       launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                         VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
                         VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
-                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_, !forks);
+                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_, s > 0 && !forks);
       CG_CUDA_LAUNCHED();
       if (forks) {
         CG_CUDA(cudaEventRecord(join_, hub_stream_));
@@ -337,13 +342,14 @@ class CudaSimulation final : public Simulation {
   }
 
   // Color class c of a colored step, in place on stream_: giants, hubs, then the rest.
-  void launch_class(std::uint32_t c, StateRef<Vars> state, const StepParams& p) {
+  // `overlap`: it may start while the class sweep before it on stream_ ends.
+  void launch_class(std::uint32_t c, StateRef<Vars> state, const StepParams& p, bool overlap) {
     const std::uint32_t* ids = class_vertices_.data();
     const std::uint32_t begin = classes_.begin[c], giant_end = classes_.giant_end[c], hub_end = classes_.hub_end[c],
                         end = classes_.begin[c + 1];
     launch_sweep(model_, device_.view(), state, VertexList{ids + begin, giant_end - begin},
                  VertexList{ids + giant_end, hub_end - giant_end}, VertexList{ids + hub_end, end - hub_end},
-                 ApplyStep<Model>{state, p}, stream_, stream_, sweep_launch(state, single_launch_sweeps()));
+                 ApplyStep<Model>{state, p}, stream_, stream_, sweep_launch(state, overlap));
     CG_CUDA_LAUNCHED();
   }
 
@@ -361,7 +367,7 @@ class CudaSimulation final : public Simulation {
     const VertexRange none{0, 0};
     if (colored()) {
       for (std::uint32_t c = 0; c < classes_.count(); ++c) {
-        launch_class(c, from, p);
+        launch_class(c, from, p, false);  // after the halo's copy, not a kernel
         exchange_halo(from);
       }
     } else {

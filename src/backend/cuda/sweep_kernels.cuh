@@ -112,10 +112,12 @@ __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView
   finish(model, L, current, w.v, acc, degree);
 }
 
-// Programmatic dependent launch (sm_90): an ordinary sweep lets the next kernel on its stream
-// launch once all its blocks run; that kernel loads its first index batches (the layout never
-// changes) and then waits for this one to finish before it reads any state. A launch without
-// the attribute waits for nothing here.
+// Programmatic dependent launch (sm_90): an ordinary or fused sweep lets the next kernel on its
+// stream launch once all its blocks run; that kernel loads its first index batches (the layout
+// never changes) and then waits for this one to finish before it reads any state. Before the
+// wait it also reads the step counter (the skip test of alpha-asynchronous cells), so a sweep
+// right after the kernel that advances it is launched without overlap. A launch without the
+// attribute waits for nothing here.
 __device__ __forceinline__ void allow_next_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
