@@ -52,5 +52,7 @@ void check_graph(const Graph& g, const std::string& what);
 
 // Undirected edge count of a symmetric graph with no boundary slots: entries / 2.
 std::uint64_t undirected_edge_count(const Graph& g);
+// Entries per vertex (0 for an empty graph).
+double mean_degree(const Graph& g);
 
 }  // namespace cellgraph

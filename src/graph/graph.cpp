@@ -87,4 +87,6 @@ void check_graph(const Graph& g, const std::string& what) {
 
 std::uint64_t undirected_edge_count(const Graph& g) { return g.num_entries() / 2; }
 
+double mean_degree(const Graph& g) { return g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0; }
+
 }  // namespace cellgraph

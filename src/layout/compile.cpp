@@ -11,10 +11,6 @@
 namespace cellgraph {
 namespace {
 
-double mean_degree(const Graph& g) {
-  return g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
-}
-
 // Hubs (rounded up to whole slices) first, by degree descending; then the ordinary vertices
 // that peers read (rows.send), then the rest, each group sorted by degree descending within
 // windows of `window` vertices of the vertex order (o.order), so that neighbors stay near.

@@ -212,8 +212,7 @@ Layout compile_neighbors(const NeighborGraph& neighbors, const CompileOptions& o
   // The device compiler's thresholds (from the mean degree alone, whatever the particle
   // count), so that both backends fold every list alike.
   const Graph& g = neighbors.graph;
-  const double mean = g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
-  Layout layout = compile(g, compile_options_for_mean_degree(mean, options));
+  Layout layout = compile(g, compile_options_for_mean_degree(mean_degree(g), options));
   rename_users(layout, neighbors.particle_of);
   return layout;
 }

@@ -15,8 +15,7 @@ std::string layout_kind(const Graph& g, const CompileOptions& options) {
   for (VertexId v = 0; v < g.num_vertices(); ++v) max_degree = std::max(max_degree, g.degree(v));
   // Heavy-tailed degrees (R-MAT), by the rule for large graphs at every size: the rule of
   // graphs under 2^20 vertices (compile_options_for) makes hubs of any long tail, meshes' too.
-  const double mean = g.num_vertices() ? double(g.num_entries()) / g.num_vertices() : 0.0;
-  return max_degree >= compile_options_for_mean_degree(mean, options).hub_degree ? "hubs" : "graph";
+  return max_degree >= compile_options_for_mean_degree(mean_degree(g), options).hub_degree ? "hubs" : "graph";
 }
 
 namespace {

@@ -8,8 +8,8 @@
 namespace cellgraph {
 
 // A random geometric graph: n points uniform in the unit square, joined when closer than the
-// radius that gives `mean_degree` on average; vertices numbered along rows of bins so that
-// neighbors have near ids, as in a mesh file. Planar-like, degrees Poisson around the mean.
+// radius that gives `mean_degree` on average; vertices numbered bin by bin along a Hilbert
+// curve so that neighbors have near ids, as in a renumbered mesh file. Planar-like, degrees Poisson around the mean.
 Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t seed);
 
 // Graph500's Kronecker (R-MAT) graph: 2^scale vertices, edge_factor * 2^scale edges drawn
