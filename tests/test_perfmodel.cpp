@@ -155,6 +155,16 @@ double latency_time(double cells, double bytes, std::uint32_t launches, double d
          (launches > 1 ? launches * cells * bytes / kClassBandwidth : 0.0);
 }
 
+// latency_time's constants, recovered exactly.
+void check_latency_device(const pm::ComputeConstants& c) {
+  CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
+  CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(1e-6));
+  CHECK(c.per_cell == doctest::Approx(kPerCell).epsilon(1e-6));
+  CHECK(c.per_work == doctest::Approx(1 / kTwoBandwidth).epsilon(1e-6));
+  CHECK(c.per_work_cache == doctest::Approx(1 / kTwoCacheBandwidth).epsilon(1e-6));
+  CHECK(c.rms_rel < 1e-9);
+}
+
 // stencil_sweep's rows with a depth each (a grid: its neighbors; an rgg: its largest degree,
 // growing with the size), timed by latency_time. Colored: Ising rows of `classes` classes per
 // stencil (a depth of classes x neighbors), every rgg with 10 + degree / 2 + k / 4 classes.
@@ -191,9 +201,24 @@ std::vector<pm::Measurement> depth_sweep(double noise_amount, bool colored = fal
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// Fit options without the wave term: for synthetic timings made without one (on sizes of powers
-// of two the waves nearly follow the cells, so a free wave cost would stand in for other terms).
+// Fit options without the saturation floor: the synthetic timings below are made without one
+// (their smallest steps cost their own cells' work).
+pm::FitOptions plain() {
+  pm::FitOptions o;
+  o.saturation_blocks_per_sm = 0;
+  return o;
+}
+
+// Without the wave term either: for synthetic timings made without one (on sizes of powers of
+// two the waves nearly follow the cells, so a free wave cost would stand in for other terms).
 pm::FitOptions no_waves() {
+  pm::FitOptions o = plain();
+  o.wave_blocks_per_sm = 0;
+  return o;
+}
+
+// The default saturation floor without the wave term.
+pm::FitOptions no_waves_floored() {
   pm::FitOptions o;
   o.wave_blocks_per_sm = 0;
   return o;
@@ -270,7 +295,7 @@ TEST_CASE("perfmodel: correlation, R^2 and relative errors on known inputs") {
 
 TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") {
   SUBCASE("exact timings: every constant, both regimes, and the bytes view preferred") {
-    const pm::FittedModel f = pm::fit(bytes_sweep(0));
+    const pm::FittedModel f = pm::fit(bytes_sweep(0), plain());
     REQUIRE(f.groups.size() == 2);
     CHECK(f.preferred == pm::View::bytes);
     for (const pm::GroupFit& g : f.groups) {
@@ -292,7 +317,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(a.max_abs_rel < 1e-9);
   }
   SUBCASE("2% noise: constants within a few percent, correlation above 0.99") {
-    const pm::FittedModel f = pm::fit(bytes_sweep(0.02));
+    const pm::FittedModel f = pm::fit(bytes_sweep(0.02), plain());
     const pm::ComputeConstants& c = f.group("lifelike", "sync", "grid")->of(pm::View::bytes);
     CHECK(c.launch == doctest::Approx(kLaunch).epsilon(0.05));
     CHECK(c.per_work == doctest::Approx(1 / kBandwidth).epsilon(0.03));
@@ -311,7 +336,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
         m.cache_bytes = 0;  // unknown: one regime
         rows.push_back(m);
       }
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     CHECK(f.preferred == pm::View::cycles);
     const pm::ComputeConstants& c = f.shared_group("ising", "sync")->of(pm::View::cycles);
     CHECK_FALSE(c.cache_fitted);
@@ -321,7 +346,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
   }
   SUBCASE("the exchange: round trip, latency per message and halo bandwidth from partitioned rows") {
     const std::vector<pm::Measurement> rows = two_model_sweep();
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     REQUIRE(f.exchange);
     CHECK(f.exchange->rows == 24);  // 2 models x 2 rank counts x grids of 2^18 to 2^28
     const int b = int(pm::View::bytes);
@@ -334,7 +359,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     std::vector<pm::Measurement> rows = bytes_sweep(0);
     for (int k = 18; k <= 26; k += 2)
       rows.push_back(on_parts(row("grid", "grid", "lifelike", std::uint64_t(1) << k, 34, 0), 2, 1, std::uint64_t(1) << (k / 2 + 1)));
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     REQUIRE(f.exchange);
     CHECK(f.exchange->round_trip[1] == doctest::Approx(kRoundTrip + kLatency).epsilon(1e-6));
     CHECK(f.exchange->latency[1] == 0);
@@ -347,7 +372,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK_THROWS_WITH_AS(pm::fit(two_devices), doctest::Contains("fit one machine at a time"), Error);
     std::vector<pm::Measurement> with_file = bytes_sweep(0);
     with_file.push_back(row("graph:4elt.graph", "hubs", "lifelike", 15606, 30, 4e-6));
-    const pm::FittedModel f = pm::fit(with_file);
+    const pm::FittedModel f = pm::fit(with_file, plain());
     CHECK_FALSE(f.group("lifelike", "sync", "hubs"));
     REQUIRE(f.notes.size() == 1);
     CHECK(contains(f.notes[0], "too few to fit"));
@@ -386,7 +411,7 @@ TEST_CASE("perfmodel: the two-term fit recovers a cost per cell and one per byte
   }
   SUBCASE("2% noise: constants within a few percent, correlation above 0.99") {
     const std::vector<pm::Measurement> rows = stencil_sweep(0.02);
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     CHECK(f.preferred == pm::View::two_term);
     const pm::ComputeConstants& c = f.group("lifelike", "sync", "grid")->of(pm::View::two_term);
     CHECK(c.per_cell == doctest::Approx(kPerCell).epsilon(0.10));
@@ -402,7 +427,7 @@ TEST_CASE("perfmodel: the two-term fit recovers a cost per cell and one per byte
     std::vector<pm::Measurement> moore;
     for (const pm::Measurement& m : stencil_sweep(0))
       if (contains(m.source, ":moore") && !contains(m.source, "moore:2")) moore.push_back(m);
-    const pm::FittedModel f = pm::fit(moore);
+    const pm::FittedModel f = pm::fit(moore, plain());
     const pm::GroupFit* g = f.group("lifelike", "sync", "grid");
     REQUIRE(g);
     CHECK_FALSE(g->of(pm::View::two_term).identified);
@@ -440,7 +465,7 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
   holdout.cells_above = std::uint64_t(1) << 24;  // the 2^26 grids
   holdout.ranks_above = 2;                       // 4 GPUs when fitted on 1 and 2
   holdout.sources = {":hex", "copter2"};
-  const pm::Validation v = pm::validate(rows, holdout, 0.10);
+  const pm::Validation v = pm::validate(rows, holdout, 0.10, plain());
   CHECK(v.view == pm::View::two_term);
   CHECK(v.held_out.size() == 4 + 3 + 1 + 3);  // 2^26 grids, hex, copter2, 4 parts
   CHECK(v.pass);
@@ -458,7 +483,7 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
 TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest walk") {
   SUBCASE("exact timings: launch, c_depth and the two-term costs") {
     const std::vector<pm::Measurement> rows = depth_sweep(0);
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     CHECK(f.preferred == pm::View::two_term);
     for (const char* kind : {"grid", "graph", "*"}) {
       INFO(std::string(kind));
@@ -474,14 +499,14 @@ TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest
       CHECK(c.rms_rel < 1e-9);
     }
     // Without the term (--no-depth), the small steps are missed.
-    pm::FitOptions no_depth;
+    pm::FitOptions no_depth = plain();
     no_depth.depth = false;
     const pm::FittedModel without = pm::fit(rows, no_depth);
     CHECK(without.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_depth == 0);
     CHECK(pm::agreement_over(without, rows, pm::View::two_term).max_abs_rel > 0.1);
   }
   SUBCASE("2% noise: c_depth within 10%, a small graph of a deeper walk predicted within 5%") {
-    const pm::FittedModel f = pm::fit(depth_sweep(0.02));
+    const pm::FittedModel f = pm::fit(depth_sweep(0.02), plain());
     const pm::ComputeConstants& c = f.group("lifelike", "sync", "graph")->of(pm::View::two_term);
     CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(0.10));
     CHECK(pm::agreement_over(f, depth_sweep(0.02), pm::View::two_term).pearson_log > 0.99);
@@ -495,7 +520,7 @@ TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest
   SUBCASE("rows without a depth (older CSVs) fit without the term") {
     std::vector<pm::Measurement> rows = depth_sweep(0);
     rows[3].depth = 0;  // one unknown row in the grid group: no depth column there
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_depth == 0);
     CHECK(f.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_depth ==
           doctest::Approx(kDepthCost).epsilon(1e-6));
@@ -535,18 +560,13 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
   };
   SUBCASE("exact timings: the wave cost and every other constant") {
     const std::vector<pm::Measurement> rows = sweep(0);
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     CHECK(f.wave_cells == kWaveCells);
     const pm::ComputeConstants& c = f.group("lifelike", "sync", "grid")->of(pm::View::two_term);
     CHECK(c.per_wave == doctest::Approx(kWaveCost).epsilon(1e-6));
-    CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
-    CHECK(c.per_depth == doctest::Approx(kDepthCost).epsilon(1e-6));
-    CHECK(c.per_cell == doctest::Approx(kPerCell).epsilon(1e-6));
-    CHECK(c.per_work == doctest::Approx(1 / kTwoBandwidth).epsilon(1e-6));
-    CHECK(c.per_work_cache == doctest::Approx(1 / kTwoCacheBandwidth).epsilon(1e-6));
-    CHECK(c.rms_rel < 1e-9);
+    check_latency_device(c);
     // A wrong wave shape (8 blocks a multiprocessor) or none cannot fit the same timings.
-    pm::FitOptions eight, none;
+    pm::FitOptions eight = plain(), none = plain();
     eight.wave_blocks_per_sm = 8;
     none.wave_blocks_per_sm = 0;
     CHECK(pm::fit(rows, eight).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 1e-3);
@@ -566,20 +586,21 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
             pm::predict(f, m, pm::View::two_term).seconds_per_step);
   }
   SUBCASE("2% noise: the wave cost within 15%; CPU timings have no wave term") {
-    const pm::FittedModel f = pm::fit(sweep(0.02));
+    const pm::FittedModel f = pm::fit(sweep(0.02), plain());
     CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == doctest::Approx(kWaveCost).epsilon(0.15));
     std::vector<pm::Measurement> cpu = sweep(0);
     for (pm::Measurement& m : cpu) m.backend = "cpu";
-    const pm::FittedModel g = pm::fit(cpu);
+    const pm::FittedModel g = pm::fit(cpu, plain());
     CHECK(g.wave_cells == 0);
     CHECK(g.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
   }
   SUBCASE("a format 3 file (before the wave term) reads with no wave term") {
     std::ostringstream out;
-    pm::write_fit(out, pm::fit(sweep(0)));
+    pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 4"), 10, "format = 3");
-    text.erase(text.find("wave_cells = "), text.find('\n', text.find("wave_cells = ")) + 1 - text.find("wave_cells = "));
+    text.replace(text.find("format = 5"), 10, "format = 3");
+    for (const char* key : {"wave_cells = ", "saturation_cells = "})
+      text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (std::size_t at; (at = text.find("per_wave = ")) != std::string::npos;)
       text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream in(text);
@@ -589,10 +610,78 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
   }
 }
 
+TEST_CASE("perfmodel: the saturation floor charges a small step the work of a saturated one") {
+  // The synthetic GPU: 100 SMs x 2 blocks x 512 vertices = 102,400 cells of work at least.
+  constexpr double kFloor = 102400;
+  SUBCASE("work cells: the cells, or the floor where it is larger") {
+    pm::Measurement m = row("g", "grid", "lifelike", 65536, 34, 1e-5);
+    CHECK(pm::work_cells(m, kFloor) == kFloor);
+    CHECK(pm::work_cells(m, 0) == 65536);
+    m.part_cells_max = 1 << 20;
+    CHECK(pm::work_cells(m, kFloor) == 1 << 20);
+  }
+  // latency_time's device with the floor: grids and rggs of 2^12 to 2^24 cells, so that several
+  // sizes of each lie below it.
+  auto sweep = [&](double floor) {
+    std::vector<pm::Measurement> rows;
+    const std::pair<const char*, int> stencils[] = {{"vonneumann", 4}, {"moore", 8}, {"moore:2", 24}};
+    for (const auto& [name, neighbors] : stencils)
+      for (int k = 12; k <= 24; k += 2) {
+        const double n = std::ldexp(1.0, k);
+        pm::Measurement m = row(std::string("grid:") + name, "grid", "lifelike", std::uint64_t(n), 2 + 4.0 * neighbors, 0);
+        m.launches = 1;
+        m.depth = neighbors;
+        m.seconds_per_step = latency_time(std::max(n, floor), m.bytes_per_cell, 1, m.depth);
+        rows.push_back(m);
+      }
+    return rows;
+  };
+  const std::vector<pm::Measurement> rows = sweep(kFloor);
+  SUBCASE("exact timings: the default floor fits them exactly, none or another does not") {
+    const pm::FittedModel f = pm::fit(rows, no_waves_floored());
+    CHECK(f.saturation_cells == kFloor);
+    const pm::ComputeConstants& c = f.group("lifelike", "sync", "grid")->of(pm::View::two_term);
+    check_latency_device(c);
+    // A step of 4,096 cells is predicted at the floor's cost, not a 25th of it.
+    const pm::Measurement& small = rows.front();
+    CHECK(pm::predict(f, small, pm::View::two_term).seconds_per_step ==
+          doctest::Approx(latency_time(kFloor, small.bytes_per_cell, 1, small.depth)).epsilon(1e-6));
+    pm::FitOptions none = no_waves(), four = no_waves_floored();
+    four.saturation_blocks_per_sm = 4;
+    const pm::FittedModel without = pm::fit(rows, none);
+    CHECK(without.saturation_cells == 0);
+    CHECK(without.group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 0.05);
+    CHECK(pm::fit(rows, four).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 0.05);
+    // Timings without a floor are fitted better without one.
+    const std::vector<pm::Measurement> unfloored = sweep(0);
+    CHECK(pm::fit(unfloored, none).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel < 1e-9);
+    CHECK(pm::fit(unfloored, no_waves_floored()).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 0.05);
+  }
+  SUBCASE("the fit file keeps the floor; a format 4 file and CPU timings have none") {
+    const pm::FittedModel f = pm::fit(rows, no_waves_floored());
+    std::ostringstream out;
+    pm::write_fit(out, f);
+    CHECK(contains(out.str(), "saturation_cells = 102400\n"));
+    std::istringstream in(out.str());
+    const pm::FittedModel back = pm::parse_fit(in, "s.fit");
+    CHECK(back.saturation_cells == kFloor);
+    for (const pm::Measurement& m : rows)
+      CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
+    std::string text = out.str();
+    text.replace(text.find("format = 5"), 10, "format = 4");
+    text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
+    std::istringstream old_in(text);
+    CHECK(pm::parse_fit(old_in, "v4.fit").saturation_cells == 0);
+    std::vector<pm::Measurement> cpu = rows;
+    for (pm::Measurement& m : cpu) m.backend = "cpu";
+    CHECK(pm::fit(cpu).saturation_cells == 0);
+  }
+}
+
 TEST_CASE("perfmodel: colored steps cost a launch and a sweep per class") {
   SUBCASE("exact timings: launch per class, c_depth, per-byte cost and the per-class sweep") {
     const std::vector<pm::Measurement> rows = depth_sweep(0, true);
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     for (const char* kind : {"grid", "graph", "*"}) {
       INFO(std::string(kind));
       const pm::GroupFit* g = std::string(kind) == "*" ? f.shared_group("ising", "colored") : f.group("ising", "colored", kind);
@@ -615,7 +704,7 @@ TEST_CASE("perfmodel: colored steps cost a launch and a sweep per class") {
   }
   SUBCASE("2% noise: the per-class constants within 10%, correlation above 0.99") {
     const std::vector<pm::Measurement> rows = depth_sweep(0.02, true);
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     const pm::ComputeConstants& c = f.shared_group("ising", "colored")->of(pm::View::two_term);
     CHECK(c.per_class_work == doctest::Approx(1 / kClassBandwidth).epsilon(0.10));
     CHECK(c.launch * 30 + c.per_depth * 300 == doctest::Approx(kTwoLaunch * 30 + kDepthCost * 300).epsilon(0.10));
@@ -626,7 +715,7 @@ TEST_CASE("perfmodel: colored steps cost a launch and a sweep per class") {
   SUBCASE("colored rows of an older CSV (launches unknown) count one launch and no class sweep") {
     std::vector<pm::Measurement> rows = depth_sweep(0, true);
     for (pm::Measurement& m : rows) m.launches = 0, m.depth = 0;
-    const pm::FittedModel f = pm::fit(rows);
+    const pm::FittedModel f = pm::fit(rows, plain());
     const pm::ComputeConstants& c = f.group("ising", "colored", "grid")->of(pm::View::bytes);
     CHECK(c.per_depth == 0);
     CHECK(c.per_class_work == 0);
@@ -651,7 +740,7 @@ TEST_CASE("perfmodel: the cache regime is split only where the rows show it") {
   CHECK(split(pm::CacheRegime::always));
   CHECK_FALSE(split(pm::CacheRegime::off));
   // A real cache effect (bytes_sweep: 6 TB/s within, 2.4 beyond) is split by default.
-  CHECK(pm::fit(bytes_sweep(0.02)).group("lifelike", "sync", "grid")->of(pm::View::bytes).cache_fitted);
+  CHECK(pm::fit(bytes_sweep(0.02), plain()).group("lifelike", "sync", "grid")->of(pm::View::bytes).cache_fitted);
   CHECK(pm::parse_cache_regime("evidence") == pm::CacheRegime::evidence);
   CHECK_THROWS_WITH_AS(pm::parse_cache_regime("sometimes"), doctest::Contains("off, evidence or always"), Error);
 }
@@ -728,7 +817,7 @@ TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out o
   holdout.cells_above = std::uint64_t(1) << 26;  // the 2^28 grids
   holdout.ranks_above = 2;                       // 4 GPUs when fitted on 1 and 2
   holdout.sources = {"rgg:18"};                  // a graph left out
-  const pm::Validation v = pm::validate(rows, holdout, 0.10);
+  const pm::Validation v = pm::validate(rows, holdout, 0.10, plain());
   CHECK(v.held_out.size() == 2 + 2 + 2 + 12);  // 2^28 grids, their 2 parts, rgg 2^18, all on 4 parts (2 models)
   CHECK(v.pass);
   for (const pm::ValidatedRow& r : v.held_out) {
@@ -739,7 +828,7 @@ TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out o
   // A held-out row 20% slower than the model says fails, and only it.
   REQUIRE(rows[6].cells == std::uint64_t(1) << 28);
   rows[6].seconds_per_step *= 1.2;
-  const pm::Validation slower = pm::validate(rows, holdout, 0.10);
+  const pm::Validation slower = pm::validate(rows, holdout, 0.10, plain());
   CHECK_FALSE(slower.pass);
   int outside = 0;
   for (const pm::ValidatedRow& r : slower.held_out)
@@ -751,7 +840,7 @@ TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out o
   // Held-out partitioned rows with no partitioned row kept cannot be judged.
   pm::Holdout all_parts;
   all_parts.ranks_above = 1;
-  const pm::Validation no_exchange = pm::validate(rows, all_parts, 0.10);
+  const pm::Validation no_exchange = pm::validate(rows, all_parts, 0.10, plain());
   CHECK_FALSE(no_exchange.pass);
   CHECK(contains(no_exchange.held_out[0].why, "no exchange constants"));
   CHECK_THROWS_WITH_AS(pm::validate(rows, pm::Holdout{}, 0.1), doctest::Contains("no row is held out"), Error);
@@ -773,7 +862,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   CHECK(back[0].origin == "t.csv:4");
   CHECK(back[1].ranks == 3);
   CHECK(back[1].halo_cells_max == 77);
-  CHECK(back[1].messages() == 2);
+  CHECK(back[1].messages() == 1);  // one round to both peers at once
   for (std::size_t i = 0; i < rows.size(); ++i) CHECK(back[i].seconds_per_step == doctest::Approx(rows[i].seconds_per_step).epsilon(1e-9));
 
   const std::string header = pm::csv_header() + "\n";
@@ -822,7 +911,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
 
 TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line") {
   const std::vector<pm::Measurement> rows = two_model_sweep();
-  pm::FittedModel f = pm::fit(rows);
+  pm::FittedModel f = pm::fit(rows, plain());
   f.notes.push_back("a note");
   std::ostringstream out;
   pm::write_fit(out, f);
@@ -853,7 +942,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 4", "format = 7"), "format '7'"},
+      {replaced("format = 5", "format = 7"), "format '7'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -872,10 +961,10 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
 
 TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files read as the bytes view") {
   const std::vector<pm::Measurement> rows = stencil_sweep(0.01);
-  const pm::FittedModel f = pm::fit(rows);
+  const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 4\n"));
+  CHECK(contains(out.str(), "format = 5\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -944,8 +1033,10 @@ TEST_CASE("perfmodel: grid slabs estimate the block partition's parts, halo and 
 }
 
 TEST_CASE("perfmodel: the best GPU count where the answer is known") {
-  // One cost per cell and a latency per message; every part a peer of every other (the worst
-  // METIS split): T(K) = 1 ms / K + 0.1 ms * (K - 1), least at K = 3 (sqrt(10) = 3.16).
+  // One cost per cell and one per halo byte; every part a peer of every other (the worst METIS
+  // split), each part's halo 1000 cells a peer: T(K) = 1 ms / K + 0.1 ms * (K - 1), least at
+  // K = 3 (sqrt(10) = 3.16). A message latency adds the same at every K > 1: a part sends to
+  // all its peers at once.
   pm::FittedModel f;
   f.machine.backend = "cuda";
   pm::GroupFit g;
@@ -955,7 +1046,7 @@ TEST_CASE("perfmodel: the best GPU count where the answer is known") {
   g.view[int(pm::View::cycles)].per_work = g.view[int(pm::View::cycles)].per_work_cache = 1e-3 / 1e6;
   f.shared.push_back(g);
   pm::ExchangeFit e;
-  e.latency[int(pm::View::cycles)] = 1e-4;
+  e.seconds_per_byte[int(pm::View::cycles)] = 1e-7;
   f.exchange = e;
   pm::Measurement base;
   base.model = "lifelike";
@@ -964,11 +1055,15 @@ TEST_CASE("perfmodel: the best GPU count where the answer is known") {
   base.cells = 1000000;
   base.bytes_per_cell = base.state_bytes = 1;
   std::vector<pm::Split> all_to_all;
-  for (std::uint32_t k = 1; k <= 8; ++k) all_to_all.push_back({k, {1000000 / k, 100, k - 1}});
+  for (std::uint32_t k = 1; k <= 8; ++k) all_to_all.push_back({k, {1000000 / k, 1000 * (k - 1), k - 1}});
   const std::vector<pm::Prediction> p = pm::predict_splits(f, base, all_to_all, pm::View::cycles);
   CHECK(p[0].seconds_per_step == doctest::Approx(1e-3));
   CHECK(p[3].seconds_per_step == doctest::Approx(2.5e-4 + 3e-4));
   CHECK(pm::fastest(p) == 2);  // three GPUs
+  f.exchange->latency[int(pm::View::cycles)] = 2e-5;
+  const std::vector<pm::Prediction> q = pm::predict_splits(f, base, all_to_all, pm::View::cycles);
+  CHECK(q[0].seconds_per_step == doctest::Approx(1e-3));
+  for (std::size_t k = 1; k < q.size(); ++k) CHECK(q[k].exchange == doctest::Approx(p[k].exchange + 2e-5));
   // Slabs of a grid have at most two peers: more GPUs keep paying off up to the last.
   GridSpec grid;
   grid.size = parse_grid_size("1000x1000", &grid.dims);

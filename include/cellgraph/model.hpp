@@ -111,16 +111,37 @@ struct TableRef {
   CG_HD const T& operator[](std::uint64_t i) const { return data[i]; }
 };
 
-// What a cell's update may know beyond its neighborhood. `vertex` is the user's (global) id,
+// What a cell's update may know beyond its neighborhood. vertex() is the user's (global) id,
 // the same on every backend and partitioning: random numbers are keyed by it.
-struct CellContext {
-  std::uint64_t seed;
-  std::uint32_t step;
-  std::uint32_t vertex;
-  std::uint32_t degree;  // neighbors gathered
+class CellContext {
+ public:
+  CellContext() = default;
+  CG_HD CellContext(std::uint64_t seed, std::uint32_t step, std::uint32_t vertex, std::uint32_t degree)
+      : seed_(seed), step_(step), vertex_(vertex), degree_(degree) {}
+  // The step (*step_counter + step_offset) and the user id (*user_id) read where they are used:
+  // a model that draws nothing (Life) then never loads them. Loaded up front, a GPU Life step
+  // read 4 more bytes a cell (38 instead of 34) and ran 11% slower on an H200.
+  CG_HD static CellContext deferred(std::uint64_t seed, const std::uint32_t* step_counter, std::uint32_t step_offset,
+                                    const std::uint32_t* user_id, std::uint32_t degree) {
+    CellContext c(seed, step_offset, 0, degree);
+    c.step_counter_ = step_counter;
+    c.user_id_ = user_id;
+    return c;
+  }
+
+  CG_HD std::uint64_t seed() const { return seed_; }
+  CG_HD std::uint32_t step() const { return step_counter_ ? *step_counter_ + step_ : step_; }
+  CG_HD std::uint32_t vertex() const { return user_id_ ? *user_id_ : vertex_; }
+  CG_HD std::uint32_t degree() const { return degree_; }  // neighbors gathered
 
   // This update's own random sequence, the same on every backend.
-  CG_HD CellRandom random() const { return CellRandom(seed, vertex, step, RandomStream::model); }
+  CG_HD CellRandom random() const { return CellRandom(seed_, vertex(), step(), RandomStream::model); }
+
+ private:
+  std::uint64_t seed_ = 0;
+  std::uint32_t step_ = 0, vertex_ = 0, degree_ = 0;
+  const std::uint32_t* step_counter_ = nullptr;
+  const std::uint32_t* user_id_ = nullptr;
 };
 
 // The fold's starting value: model.init(self) where the model defines it, else model.init().

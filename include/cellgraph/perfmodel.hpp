@@ -24,11 +24,17 @@
 // ceil(n / wave_cells) waves (wave_cells = multiprocessors x resident blocks per multiprocessor
 // x vertices per block), each paying a latency that bandwidth does not hide; a colored step
 // counts its launches' waves (classes taken as equal: launches x ceil(N / (launches x wave_cells))).
+// A GPU step of fewer cells than saturation_cells (multiprocessors x saturation blocks x vertices
+// per block) costs as much work as one of saturation_cells: with too few threads resident the
+// loads in flight cannot cover the memory latency, so the bandwidth falls with the cells
+// (Little's law) and the time does not (work counts max(N_p, saturation_cells)).
 // Partitioned runs add
 //   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
 // of the busiest part: exchanges per step (1; a colored step exchanges after each class), each
-// a round trip through the host; messages = peers * exchanges * variables; halo_bytes = halo
-// cells * state bytes * exchanges. These constants belong to the machine, not to a model.
+// a round trip through the host; messages = exchanges * variables rounds of messages (a part
+// posts one to every peer at once: on 4 H200s a part of 3 peers paid about what one of 1 did);
+// halo_bytes = halo cells * state bytes * exchanges. These constants belong to the machine, not
+// to a model.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -79,7 +85,8 @@ struct Measurement {
   double depth = 0;
   std::string origin;                   // "file:line" it was read from (not a column)
 
-  double messages() const { return double(peers_max) * exchanges * variables; }
+  // Rounds of messages: one per exchange and variable, to all peers at once (none without peers).
+  double messages() const { return double(peers_max > 0) * exchanges * variables; }
   double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
   // Bytes one rank's step touches: what decides whether it runs from the cache.
   double working_set() const { return double(part_cells_max) * bytes_per_cell; }
@@ -173,7 +180,7 @@ struct GroupFit {
 struct ExchangeFit {
   std::size_t rows = 0;
   double round_trip[kViewCount] = {};        // seconds per exchange, by view
-  double latency[kViewCount] = {};           // seconds per message, by view
+  double latency[kViewCount] = {};           // seconds per round of messages, by view
   double seconds_per_byte[kViewCount] = {};  // 1 / bandwidth, by view
 };
 
@@ -203,16 +210,25 @@ inline constexpr double kWaveVerticesPerBlock = 512;
 // wide H100 sweep fits best at 4 among 2, 4, 6 and 8), not the occupancy (Life's sweep uses 40
 // registers on sm_90, which leaves room for 6 blocks of 256 threads).
 inline constexpr std::uint32_t kWaveBlocksPerSm = 4;
+// Sweep blocks per multiprocessor below which a step's work counts as that many (the
+// saturation floor): an effective shape, fitted like the wave's (each of three sweeps, two on an
+// H100 and one on an H200, fits best at 2 or 2.5 among 0, 1, 1.5, 2, 2.5, 3; 0 is no floor).
+inline constexpr double kSaturationBlocksPerSm = 2;
 
 // Waves of blocks a step runs in, given the cells one wave covers (0: none, no wave term):
 // launches x ceil(cells / (launches x wave_cells)), cells those of the busiest rank.
 double step_waves(const Measurement& m, double wave_cells);
+
+// The cells a step's work counts (the busiest rank's, per parallel unit): at least
+// saturation_cells (0: no floor).
+double work_cells(const Measurement& m, double saturation_cells);
 
 struct FittedModel {
   Machine machine;
   View preferred = View::bytes;
   CacheRegime cache_regime = CacheRegime::evidence;
   double wave_cells = 0;             // cells one wave of blocks covers; 0: no wave term
+  double saturation_cells = 0;       // the least cells a step's work counts; 0: no floor
   std::vector<GroupFit> groups;      // per (model, update, kind)
   std::vector<GroupFit> shared;      // per (model, update): kind "*"
   std::optional<ExchangeFit> exchange;  // none without partitioned rows
@@ -231,6 +247,9 @@ struct FitOptions {
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;
+  // Sweep blocks per multiprocessor of the saturation floor (GPU timings only; 0: no floor):
+  // work counts at least sm_count x this x kWaveVerticesPerBlock cells.
+  double saturation_blocks_per_sm = kSaturationBlocksPerSm;
 };
 
 // Fits every group with at least two sizes (groups with fewer are noted and predicted through

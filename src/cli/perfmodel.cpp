@@ -182,7 +182,9 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
       << (m.backend == "cpu" ? ", " + std::to_string(m.threads) + " threads" : "") << "\n";
   for (const std::string& note : f.notes) out << "note: " << note << "\n";
   out << "\none rank, the one-term views: T = launch x launches + c_depth x depth [+ c_wave x waves] + cost x work; work = cells (cycles "
-      << "view) or bytes (bytes view) per " << (m.backend == "cuda" ? "GPU" : "thread") << ";\nseparate costs beyond and within the cache: "
+      << "view) or bytes (bytes view) per " << (m.backend == "cuda" ? "GPU" : "thread")
+      << (f.saturation_cells > 0 ? ", of at least " + figure(f.saturation_cells) + " cells (the saturation floor)" : "")
+      << ";\nseparate costs beyond and within the cache: "
       << (f.cache_regime == pm::CacheRegime::off        ? "off (--cache-regime off)"
           : f.cache_regime == pm::CacheRegime::evidence ? "where the rows show it (--cache-regime evidence; '-': not split)"
                                                         : "wherever both were measured (--cache-regime always)")
@@ -217,11 +219,11 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
     auto per_byte = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
     out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
-        << "messages + halo bytes / bandwidth, the busiest part's\n";
+        << "message rounds (exchanges x variables, to all peers at once) + halo bytes / bandwidth, the busiest part's\n";
     for (pm::View v : pm::kViews)
       out << "  " << std::left << std::setw(8) << pm::view_name(v) << std::right << "round trip "
           << figure(e->round_trip[int(v)] * 1e6) << " us, latency " << figure(e->latency[int(v)] * 1e6)
-          << " us per message, bandwidth " << per_byte(e->seconds_per_byte[int(v)]) << " GB/s\n";
+          << " us per message round, bandwidth " << per_byte(e->seconds_per_byte[int(v)]) << " GB/s\n";
   }
   out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
       << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)
@@ -299,7 +301,10 @@ po::options_description fit_options(const char* caption) {
       "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
-      "cells; default 4; 0: no wave term)");
+      "cells; default 4; 0: no wave term)")(
+      "saturation-blocks-per-sm", po::value<double>(),
+      "GPU timings: sweep blocks per multiprocessor below which a step costs as much work as that many "
+      "(SMs x this x 512 cells; default 2; 0: no floor)");
   return d;
 }
 
@@ -313,6 +318,11 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
   }
   options.depth = !vm["no-depth"].as<bool>();
   if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
+  if (vm.count("saturation-blocks-per-sm")) {
+    options.saturation_blocks_per_sm = vm["saturation-blocks-per-sm"].as<double>();
+    if (!(options.saturation_blocks_per_sm >= 0) || !std::isfinite(options.saturation_blocks_per_sm))
+      throw Error("--saturation-blocks-per-sm must be a number >= 0");
+  }
   return options;
 }
 

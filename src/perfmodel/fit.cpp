@@ -20,8 +20,19 @@ double units(const Measurement& m) { return double(std::max(1u, m.threads)); }
 // Cells per parallel unit of the busiest rank.
 double cells(const Measurement& m) { return double(m.part_cells_max) / units(m); }
 
-// The regressor of the per-work cost: cells (cycles), or bytes (bytes, two-term).
-double work(const Measurement& m, View v) { return v == View::cycles ? cells(m) : cells(m) * m.bytes_per_cell; }
+// What a fit's rows share besides their constants: the GPU's wave of blocks and saturation
+// floor (both 0 on a CPU, or when not asked for).
+struct Shape {
+  double wave_cells = 0, saturation_cells = 0;
+};
+Shape shape_of(const FittedModel& f) { return {f.wave_cells, f.saturation_cells}; }
+
+// The regressor of the per-work cost: cells (cycles), or bytes (bytes, two-term), of at least
+// the saturation floor's cells.
+double work(const Measurement& m, View v, const Shape& s) {
+  const double c = work_cells(m, s.saturation_cells);
+  return v == View::cycles ? c : c * m.bytes_per_cell;
+}
 
 bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set() <= m.cache_bytes; }
 
@@ -31,25 +42,29 @@ double launches(const Measurement& m) { return m.launches ? double(m.launches) :
 // Work a colored step repeats per class: its classes' vertices are scattered over the slices, so
 // each class's sweep reads about the whole index array (a sector per index); launches x work.
 // Zero for a step of one launch.
-double class_work(const Measurement& m, View v) { return m.launches > 1 ? double(m.launches) * work(m, v) : 0.0; }
+double class_work(const Measurement& m, View v, const Shape& s) {
+  return m.launches > 1 ? double(m.launches) * work(m, v, s) : 0.0;
+}
 
-double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, double wave_cells) {
-  return c.launch * launches(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, wave_cells) + c.per_cell * cells(m) +
-         (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v) + c.per_class_work * class_work(m, v);
+double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
+  return c.launch * launches(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
+         c.per_cell * work_cells(m, s.saturation_cells) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) +
+         c.per_class_work * class_work(m, v, s);
 }
 
 using Rows = std::vector<const Measurement*>;
 
+// Of the rows' sizes (no floor): a group needs two to be fitted.
 std::size_t distinct_work(const Rows& rows, View v) {
   std::set<double> values;
-  for (const Measurement* m : rows) values.insert(work(*m, v));
+  for (const Measurement* m : rows) values.insert(work(*m, v, {}));
   return values.size();
 }
 
-double rms_rel(const ComputeConstants& c, const Rows& rows, View v, double wave_cells) {
+double rms_rel(const ComputeConstants& c, const Rows& rows, View v, const Shape& s) {
   double sum = 0;
   for (const Measurement* m : rows) {
-    const double rel = compute_seconds(c, *m, v, wave_cells) / m->seconds_per_step - 1;
+    const double rel = compute_seconds(c, *m, v, s) / m->seconds_per_step - 1;
     sum += rel * rel;
   }
   return std::sqrt(sum / double(rows.size()));
@@ -60,19 +75,19 @@ double rms_rel(const ComputeConstants& c, const Rows& rows, View v, double wave_
 // that order: of two the rows cannot tell apart, the earlier is kept (a depth that does not
 // vary within the group goes to the launch, as do the waves of rows of one wave each). The
 // depth column only where every row records one; the waves only with a wave shape.
-ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool classes, double wave_cells) {
+ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool classes, const Shape& s) {
   const bool two_term = v == View::two_term;
   std::vector<std::vector<double>> a;
   std::vector<double> b;
   for (const Measurement* m : rows) {
-    const double t = m->seconds_per_step, w = work(*m, v);
+    const double t = m->seconds_per_step, w = work(*m, v, s);
     std::vector<double> columns{launches(*m) / t};
     if (depth) columns.push_back(m->depth / t);
-    if (wave_cells > 0) columns.push_back(step_waves(*m, wave_cells) / t);
-    if (two_term) columns.push_back(cells(*m) / t);
+    if (s.wave_cells > 0) columns.push_back(step_waves(*m, s.wave_cells) / t);
+    if (two_term) columns.push_back(work_cells(*m, s.saturation_cells) / t);
     if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
     else columns.push_back(w / t);
-    if (classes) columns.push_back(class_work(*m, v) / t);
+    if (classes) columns.push_back(class_work(*m, v, s) / t);
     a.push_back(std::move(columns));
     b.push_back(1);
   }
@@ -81,33 +96,33 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
   std::size_t j = 0;
   c.launch = x[j++];
   if (depth) c.per_depth = x[j++];
-  if (wave_cells > 0) c.per_wave = x[j++];
+  if (s.wave_cells > 0) c.per_wave = x[j++];
   if (two_term) c.per_cell = x[j++];
   c.per_work = x[j++];
   c.per_work_cache = split ? x[j++] : c.per_work;
   if (classes) c.per_class_work = x[j++];
   c.cache_fitted = split;
-  c.rms_rel = rms_rel(c, rows, v, wave_cells);
+  c.rms_rel = rms_rel(c, rows, v, s);
   return c;
 }
 
 // The fit of a view, with the cache regime as FitOptions asks: a split needs at least two rows
 // on each side of the cache, and (evidence) a squared relative error at least 10% below the
 // fit without it.
-ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options, double wave_cells) {
+ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options, const Shape& s) {
   std::size_t inside = 0;
   bool depth = options.depth;
   bool classes = false;
   for (const Measurement* m : rows) inside += in_cache(*m), depth = depth && m->depth > 0, classes = classes || m->launches > 1;
   const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
-  const ComputeConstants one = fit_compute_with(rows, v, false, depth, classes, wave_cells);
+  const ComputeConstants one = fit_compute_with(rows, v, false, depth, classes, s);
   if (!can_split) return one;
-  const ComputeConstants two = fit_compute_with(rows, v, true, depth, classes, wave_cells);
+  const ComputeConstants two = fit_compute_with(rows, v, true, depth, classes, s);
   if (options.cache_regime == CacheRegime::always) return two;
   return two.rms_rel * two.rms_rel < 0.9 * one.rms_rel * one.rms_rel - 1e-18 ? two : one;
 }
 
-GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& options, double wave_cells) {
+GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& options, const Shape& s) {
   GroupFit g;
   g.model = rows[0]->model;
   g.update = rows[0]->update;
@@ -120,10 +135,10 @@ GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& 
     g.bytes_min = std::min(g.bytes_min, m->bytes_per_cell);
     g.bytes_max = std::max(g.bytes_max, m->bytes_per_cell);
   }
-  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, options, wave_cells);
+  for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, options, s);
   // A cost per cell and one per byte are told apart only by rows of different bytes per cell.
   if (g.bytes_max >= kTwoTermSpread * g.bytes_min) {
-    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, options, wave_cells);
+    g.view[int(View::two_term)] = fit_compute(rows, View::two_term, options, s);
   } else {
     ComputeConstants& c = g.view[int(View::two_term)];
     c = g.of(View::bytes);
@@ -155,6 +170,8 @@ std::string fitted_list(const FittedModel& fit) {
 }
 
 }  // namespace
+
+double work_cells(const Measurement& m, double saturation_cells) { return std::max(cells(m), saturation_cells); }
 
 double step_waves(const Measurement& m, double wave_cells) {
   if (wave_cells <= 0) return 0;
@@ -239,9 +256,13 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
                first_single->clock_mhz, first_single->cache_bytes, first_single->copy_gbps};
   for (const Measurement& m : rows)
     if (m.ranks == 1) f.machine.threads = std::max(f.machine.threads, m.threads);
-  // Waves of blocks: a GPU's, from its multiprocessors and the sweep's block shape.
-  if (f.machine.backend == "cuda" && f.machine.sm_count > 0 && options.wave_blocks_per_sm > 0)
+  // Waves of blocks and the saturation floor: a GPU's, from its multiprocessors and the sweep's
+  // block shape.
+  if (f.machine.backend == "cuda" && f.machine.sm_count > 0) {
     f.wave_cells = double(f.machine.sm_count) * options.wave_blocks_per_sm * kWaveVerticesPerBlock;
+    f.saturation_cells = double(f.machine.sm_count) * options.saturation_blocks_per_sm * kWaveVerticesPerBlock;
+  }
+  const Shape shape = shape_of(f);
 
   // One-rank rows by (model, update, kind) and by (model, update).
   std::map<std::tuple<std::string, std::string, std::string>, Rows> by_group;
@@ -257,13 +278,13 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   auto fittable = [](const Rows& r) { return distinct_work(r, View::cycles) >= 2 && distinct_work(r, View::bytes) >= 2; };
   for (const auto& [key, group] : by_group) {
     const auto& [model, update, kind] = key;
-    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options, f.wave_cells));
+    if (fittable(group)) f.groups.push_back(fit_group(group, kind, options, shape));
     else
       f.notes.push_back(model + " (" + update + ") on " + kind + ": " + std::to_string(group.size()) +
                         " row(s) of one size, too few to fit; predicted by the fit shared over layouts");
   }
   for (const auto& [key, group] : by_model) {
-    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options, f.wave_cells));
+    if (fittable(group)) f.shared.push_back(fit_group(group, "*", options, shape));
     else f.notes.push_back(key.first + " (" + key.second + "): fewer than two sizes on one rank, no fit");
   }
   if (f.groups.empty() && f.shared.empty())
@@ -298,7 +319,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
       if (!g) continue;
       const double t = m.seconds_per_step;
       a.push_back({m.exchanges / t, m.messages() / t, m.halo_bytes() / t});
-      b.push_back((t - compute_seconds(g->of(v), m, v, f.wave_cells)) / t);
+      b.push_back((t - compute_seconds(g->of(v), m, v, shape)) / t);
     }
     if (a.empty()) break;
     e.rows = a.size();
@@ -320,7 +341,7 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   if (!g)
     throw Error("the fit has no constants for model " + row.model + " with update " + row.update + " (it has " +
                 fitted_list(fit) + ")");
-  p.compute = compute_seconds(g->of(view), row, view, fit.wave_cells);
+  p.compute = compute_seconds(g->of(view), row, view, shape_of(fit));
   if (row.ranks > 1) {
     if (const std::optional<ExchangeFit>& e = fit.exchange)
       p.exchange = e->round_trip[int(view)] * row.exchanges + e->latency[int(view)] * row.messages() +

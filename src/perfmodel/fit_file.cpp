@@ -21,7 +21,8 @@ namespace {
 // per-class sweep; both 0 in older files), launch counted per
 // kernel launch, and cache_regime as off / evidence / always (true / false before: always / off).
 // Format 4 added wave_cells (top level; 0: no wave term) and per_wave (0 in older files).
-constexpr int kFormat = 4;
+// Format 5 added saturation_cells (top level; 0 in older files: no floor).
+constexpr int kFormat = 5;
 
 std::string exact(double x) {
   char text[40];
@@ -164,9 +165,11 @@ void write_fit(std::ostream& out, const FittedModel& f) {
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache. launches: 1, or a colored step's\n"
          "# classes; depth: the longest serial chain of neighbor entries a thread walks in a step;\n"
-         "# waves = launches * ceil(cells / (launches * wave_cells)) (0 without wave_cells).\n"
+         "# waves = launches * ceil(cells / (launches * wave_cells)) (0 without wave_cells); cells and\n"
+         "# work count at least saturation_cells (0: no floor).\n"
       << "format = " << kFormat << "\npreferred_view = " << view_name(f.preferred)
-      << "\ncache_regime = " << cache_regime_name(f.cache_regime) << "\nwave_cells = " << exact(f.wave_cells) << "\n";
+      << "\ncache_regime = " << cache_regime_name(f.cache_regime) << "\nwave_cells = " << exact(f.wave_cells)
+      << "\nsaturation_cells = " << exact(f.saturation_cells) << "\n";
   for (const std::string& n : f.notes) out << "note = " << n << "\n";
   const Machine& m = f.machine;
   out << "\n[machine]\ndevice = " << m.device << "\nbackend = " << m.backend << "\nsm_count = " << m.sm_count
@@ -216,7 +219,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
   if (in.bad()) throw ParseError(name, number + 1, "read error");
   if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = N' line)");
   const std::string format_text = top.text("format");
-  if (format_text != "1" && format_text != "2" && format_text != "3" && format_text != std::to_string(kFormat))
+  if (format_text.size() != 1 || format_text[0] < '1' || format_text[0] > char('0' + kFormat))
     throw ParseError(name, 0, "fit file format '" + format_text + "': this cellgraph reads formats 1 to " + std::to_string(kFormat));
   const int format = format_text[0] - '0';
   f.preferred = [&] {
@@ -238,6 +241,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     f.cache_regime = top.flag("cache_regime") ? CacheRegime::always : CacheRegime::off;
   }
   if (format >= 4) f.wave_cells = top.number("wave_cells");
+  if (format >= 5) f.saturation_cells = top.number("saturation_cells");
   top.finish();
   for (const auto& [text, line_number] : notes) f.notes.push_back(text);
   bool machine = false;

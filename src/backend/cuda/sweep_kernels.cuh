@@ -62,7 +62,8 @@ struct ApplyStep {
   __device__ void operator()(const Model& model, const LayoutView& L, StateRef<Vars> current, std::uint32_t v,
                              const typename Model::Acc& acc, std::uint32_t degree) const {
     CellWrite<Vars> out{next, v};
-    model.apply(CellRead<Vars>{current, v}, acc, out, CellContext{p.seed, step(), L.local_to_user[v], degree});
+    model.apply(CellRead<Vars>{current, v}, acc, out,
+                CellContext::deferred(p.seed, p.step_counter, p.step_offset, L.local_to_user + v, degree));
   }
 };
 
