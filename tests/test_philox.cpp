@@ -4,6 +4,7 @@
 #include <initializer_list>
 
 #include "cellgraph/exact_math.hpp"
+#include "cellgraph/model.hpp"
 #include "cellgraph/philox.hpp"
 
 using namespace cellgraph;
@@ -39,6 +40,25 @@ TEST_CASE("philox: a cell's random sequence is keyed and endless") {
   for (int i = 0; i < 8; ++i) b.word();
   CHECK(a.word() == b.word());
   CHECK(CellRandom(7, 3, 5, RandomStream::model).word() != c.word());
+}
+
+TEST_CASE("cell context: a deferred context reads the step and the id when asked, and draws as a valued one") {
+  // The GPU's context points at the step counter and the cell's user id: read where random()
+  // (or step(), vertex()) asks, not when the context is made, so a rule that draws nothing
+  // loads neither. The numbers are those of a context holding the values.
+  std::uint32_t counter = 5, user = 1234;
+  const CellContext deferred = CellContext::deferred(42, &counter, 2, &user, 8);
+  counter = 6;  // changed after the context was made: read later
+  user = 4321;
+  CHECK(deferred.step() == 8);
+  CHECK(deferred.vertex() == 4321);
+  CHECK(deferred.degree() == 8);
+  CHECK(deferred.seed() == 42);
+  const CellContext valued(42, 8, 4321, 8);
+  CellRandom a = deferred.random(), b = valued.random();
+  for (int i = 0; i < 6; ++i) CHECK(a.word() == b.word());
+  CellRandom other = CellContext(42, 8, 4322, 8).random();
+  CHECK(other.word() != CellContext(42, 8, 4321, 8).random().word());
 }
 
 TEST_CASE("philox: uniform doubles are k / 2^53, below 1, with mean 1/2") {
