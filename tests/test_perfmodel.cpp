@@ -1253,6 +1253,8 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
   } cases[] = {
       {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 24", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
+      {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
+       "--saturation-blocks-per-sm must be a number >= 0", 1},
       {"perfmodel predict --model-file " + dir / "missing.fit" + " --grid 8x8", "cannot open " + dir / "missing.fit", 1},
       {"perfmodel predict --model-file " + garbled + " --grid 8x8", "garbled.fit:4: [machine] has no 'device'", 1},
       {"perfmodel predict --grid 8x8", "--model-file FIT is required", 1},

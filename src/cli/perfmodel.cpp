@@ -360,8 +360,8 @@ int perfmodel_fit(const Args& args) {
   if (!parse_perfmodel_options(args, fit_options("cellgraph perfmodel fit"), "timings",
                                "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV]", vm))
     return 0;
+  const pm::FitOptions options = fit_options_from(vm);  // a bad option before any file is read
   const std::vector<pm::Measurement> rows = read_all(vm);
-  const pm::FitOptions options = fit_options_from(vm);
   const pm::FittedModel f = pm::fit(rows, options);
   // Both outputs are opened before either is written: a bad path leaves neither behind.
   std::unique_ptr<AtomicFile> out, predictions;
