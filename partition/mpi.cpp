@@ -24,6 +24,9 @@ void check(int status, const char* what) {
   throw Error(std::string(what) + " failed: " + std::string(text, length));
 }
 
+// Tags beside the variables' (0, 1, ...): a trade of handles and a step token.
+constexpr int kTradeTag = 1 << 14, kTokenTag = kTradeTag + 1;
+
 int as_count(std::size_t bytes) {
   if (bytes > std::size_t(std::numeric_limits<int>::max())) throw Error("an MPI message over 2 GiB");
   return int(bytes);
@@ -133,6 +136,37 @@ void barrier() {
   if (size() > 1) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
 }
 
+std::vector<std::string> all_gather(const std::string& mine) {
+  if (size() == 1) return {mine};
+  const int ranks = size();
+  int count = as_count(mine.size());
+  std::vector<int> counts(ranks), displacements(ranks);
+  check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  std::size_t total = 0;
+  for (int r = 0; r < ranks; ++r) displacements[r] = as_count(total), total += std::size_t(counts[r]);
+  std::string all(total, '\0');
+  check(MPI_Allgatherv(mine.data(), count, MPI_CHAR, all.data(), counts.data(), displacements.data(), MPI_CHAR,
+                       MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::string> each;
+  for (int r = 0; r < ranks; ++r) each.push_back(all.substr(std::size_t(displacements[r]), std::size_t(counts[r])));
+  return each;
+}
+
+bool all(bool yes) {
+  int value = yes ? 1 : 0;
+  if (size() > 1) check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+  return value != 0;
+}
+
+std::string host_name() {
+  if (!initialized()) return "";
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int length = 0;
+  check(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
+  return std::string(name, std::size_t(length));
+}
+
 void Transport::start(const Layout& L, int variable, std::size_t bytes, const void* send, void* halo) {
   for (const HaloPeer& peer : L.peers) {
     const int rank = int(peer.part);
@@ -157,6 +191,40 @@ void Transport::finish() {
   std::vector<MPI_Request> all;
   all.swap(requests_);
   if (!all.empty()) check(MPI_Waitall(int(all.size()), all.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+std::vector<std::vector<std::uint8_t>> Transport::trade(const Layout& L,
+                                                        const std::vector<std::vector<std::uint8_t>>& to_each,
+                                                        std::size_t bytes) {
+  if (to_each.size() != L.peers.size()) throw Error("halo trade: one message per peer expected");
+  std::vector<std::vector<std::uint8_t>> from_each(L.peers.size(), std::vector<std::uint8_t>(bytes));
+  std::vector<MPI_Request> requests(2 * L.peers.size());
+  for (std::size_t i = 0; i < L.peers.size(); ++i) {
+    if (to_each[i].size() != bytes) throw Error("halo trade: messages of unequal size");
+    const int peer = int(L.peers[i].part);
+    check(MPI_Irecv(from_each[i].data(), as_count(bytes), MPI_BYTE, peer, kTradeTag, MPI_COMM_WORLD, &requests[2 * i]),
+          "MPI_Irecv");
+    check(MPI_Isend(to_each[i].data(), as_count(bytes), MPI_BYTE, peer, kTradeTag, MPI_COMM_WORLD, &requests[2 * i + 1]),
+          "MPI_Isend");
+  }
+  if (!requests.empty()) check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return from_each;
+}
+
+void Transport::notify_peers(const Layout& L, std::uint32_t token) {
+  // Four bytes go eagerly: the send returns at once, whatever the peer is doing.
+  for (const HaloPeer& peer : L.peers)
+    check(MPI_Send(&token, 1, MPI_UINT32_T, int(peer.part), kTokenTag, MPI_COMM_WORLD), "MPI_Send");
+}
+
+void Transport::await_peers(const Layout& L, std::uint32_t token) {
+  for (const HaloPeer& peer : L.peers) {
+    std::uint32_t theirs = 0;
+    check(MPI_Recv(&theirs, 1, MPI_UINT32_T, int(peer.part), kTokenTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    if (theirs != token)
+      throw Error("halo: part " + std::to_string(peer.part) + " sent step token " + std::to_string(theirs) +
+                  " where " + std::to_string(token) + " was expected");
+  }
 }
 
 }  // namespace cellgraph::mpi

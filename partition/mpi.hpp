@@ -45,15 +45,31 @@ std::vector<std::uint8_t> gather(const std::vector<std::uint8_t>& mine);
 void broadcast(std::vector<std::uint32_t>& values);
 // Waits for every rank.
 void barrier();
+// Every rank's text, in rank order, on every rank.
+std::vector<std::string> all_gather(const std::string& mine);
+// True when every rank passes true.
+bool all(bool yes);
+// The name of this process's host (MPI_Get_processor_name; "" without MPI).
+std::string host_name();
 
-// Non-blocking sends and receives of each variable to and from every peer part (= rank).
+// Non-blocking sends and receives of each variable to and from every peer part (= rank); for
+// device-to-device halos, the handles' trade and the step tokens. `maps_peer_devices` must be
+// the same on every rank (all()).
 class Transport final : public HaloTransport {
  public:
+  explicit Transport(bool maps_peer_devices = false) : maps_peer_devices_(maps_peer_devices) {}
   void start(const Layout& layout, int variable, std::size_t bytes_per_cell, const void* send, void* halo) override;
   void finish() override;
 
+  bool maps_peer_devices() const override { return maps_peer_devices_; }
+  std::vector<std::vector<std::uint8_t>> trade(const Layout& layout, const std::vector<std::vector<std::uint8_t>>& to_each,
+                                               std::size_t bytes) override;
+  void notify_peers(const Layout& layout, std::uint32_t token) override;
+  void await_peers(const Layout& layout, std::uint32_t token) override;
+
  private:
   std::vector<MPI_Request> requests_;
+  bool maps_peer_devices_ = false;
 };
 
 }  // namespace cellgraph::mpi

@@ -1,7 +1,8 @@
 // GPU suite for partitioned runs: parts on the CUDA backend (in-process, each on its own
 // thread and stream, trading halos through pinned host buffers) equal the whole run on the
-// CPU, for every update mode, on grids and on graphs with hubs; and CUDA ranks under mpirun
-// write what one CPU process writes. Skipped without a GPU.
+// CPU, for every update mode, on grids and on graphs with hubs; and CUDA ranks under mpirun,
+// trading halos device to device or through the host, write what one CPU process writes.
+// Skipped without a GPU.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -58,8 +59,45 @@ TEST_SUITE("gpu") {
     const CommandResult gpu =
         run_cli_ranks(2, run + "--backend cuda --stats " + dir / "gpu.csv" + " --states-out " + dir / "gpu.txt");
     REQUIRE_MESSAGE(gpu.status == 0, gpu.out);
-    CHECK(gpu.out.find("cuda x 2 ranks") != std::string::npos);
+    CHECK(gpu.out.find("cuda (device halo) x 2 ranks") != std::string::npos);  // one host: GPUs map each other
     CHECK(read_file(dir / "gpu.csv") == read_file(dir / "cpu.csv"));
     CHECK(read_file(dir / "gpu.txt") == read_file(dir / "cpu.txt"));
+    const CommandResult host = run_cli_ranks(
+        2, run + "--backend cuda --halo host --stats " + dir / "host.csv" + " --states-out " + dir / "host.txt");
+    REQUIRE_MESSAGE(host.status == 0, host.out);
+    CHECK(host.out.find("cuda x 2 ranks") != std::string::npos);
+    CHECK(read_file(dir / "host.csv") == read_file(dir / "cpu.csv"));
+    CHECK(read_file(dir / "host.txt") == read_file(dir / "cpu.txt"));
+  }
+
+  TEST_CASE("gpu: ranks writing each other's halos on the device equal one CPU process" *
+            doctest::skip(!cuda_device_available() || !std::filesystem::exists(mpiexec_path()))) {
+    // Two state variables (SIR's state and age), 3 ranks (a slab of the grid has two peers),
+    // runs of 65 steps between statistics (a captured graph of 64 steps from either buffer,
+    // then one step alone) and the halo refreshed by a restart.
+    ScratchDir dir;
+    const std::string run = " run --grid 96x64 --model sir --param beta=0.4 --param tau=3 --stats-every 65 ";
+    REQUIRE(run_cli(run + "--fill 0.05 --steps 150 --backend cpu --stats " + dir / "cpu.csv" + " --states-out " +
+                    dir / "cpu.txt")
+                .status == 0);
+    const CommandResult gpu = run_cli_ranks(3, run + "--fill 0.05 --steps 150 --backend cuda --halo device --stats " +
+                                                   dir / "gpu.csv" + " --states-out " + dir / "gpu.txt");
+    REQUIRE_MESSAGE(gpu.status == 0, gpu.out);
+    CHECK(gpu.out.find("cuda (device halo) x 3 ranks") != std::string::npos);
+    CHECK(read_file(dir / "gpu.csv") == read_file(dir / "cpu.csv"));
+    CHECK(read_file(dir / "gpu.txt") == read_file(dir / "cpu.txt"));
+    const std::string device = "--backend cuda --halo device ";
+    const CommandResult first = run_cli_ranks(3, run + device + "--fill 0.05 --steps 17 --checkpoint " + dir / "c.ckpt");
+    REQUIRE_MESSAGE(first.status == 0, first.out);
+    const CommandResult rest =
+        run_cli_ranks(3, run + device + "--steps 150 --restart " + dir / "c.ckpt" + " --states-out " + dir / "rest.txt");
+    REQUIRE_MESSAGE(rest.status == 0, rest.out);
+    CHECK(read_file(dir / "rest.txt") == read_file(dir / "cpu.txt"));
+    // Colored updates trade once per class through the host, whatever --halo says.
+    const std::string ising = " run --grid 64x48 --model ising --param T=2.3 --steps 12 --stats-every 4 ";
+    REQUIRE(run_cli(ising + "--backend cpu --stats " + dir / "icpu.csv").status == 0);
+    const CommandResult colored = run_cli_ranks(2, ising + "--backend cuda --halo device --stats " + dir / "igpu.csv");
+    REQUIRE_MESSAGE(colored.status == 0, colored.out);
+    CHECK(read_file(dir / "igpu.csv") == read_file(dir / "icpu.csv"));
   }
 }

@@ -3,9 +3,18 @@
 // start() with the variable's halo (num_halo values, peer by peer, where the peers' cells land);
 // finish() returns once every started variable has arrived. Between the two, the backend
 // updates its interior (the vertices peers do not read). The MPI transport is partition/mpi.hpp.
+//
+// Where every rank's device can map its peers' memory (one host, GPUs joined by NVLink or
+// PCIe peer access), a backend may instead write the cells straight into its peers' device
+// memory: the transport then only carries what sets that up (trade(), once) and a token per
+// step (notify_peers() / await_peers()), so that no process queues work that reads or writes a
+// peer's memory before the peer has queued the work it must come after.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
+#include "cellgraph/error.hpp"
 #include "cellgraph/layout.hpp"
 
 namespace cellgraph {
@@ -17,6 +26,20 @@ class HaloTransport {
   virtual void start(const Layout& layout, int variable, std::size_t bytes_per_cell, const void* send,
                      void* halo) = 0;
   virtual void finish() = 0;
+
+  // True when every rank of the job agreed that its device maps each of its peers' (decided
+  // for all ranks at once, so that every pair of peers takes the same path).
+  virtual bool maps_peer_devices() const { return false; }
+  // Sends to_each[i] to layout.peers[i] and returns what each peer sent, every message of
+  // `bytes` bytes. Every peer calls it at the same point.
+  virtual std::vector<std::vector<std::uint8_t>> trade(const Layout&, const std::vector<std::vector<std::uint8_t>>&,
+                                                       std::size_t) {
+    throw Error("this halo transport cannot trade device handles");
+  }
+  // Sends `token` to every peer; await_peers() receives one from each and throws Error when a
+  // peer's differs (the parts are not at the same step).
+  virtual void notify_peers(const Layout&, std::uint32_t) { throw Error("this halo transport has no step tokens"); }
+  virtual void await_peers(const Layout&, std::uint32_t) { throw Error("this halo transport has no step tokens"); }
 };
 
 }  // namespace cellgraph

@@ -21,6 +21,11 @@ enum class SignalPacking { automatic, always, never };
 // launch instead of three on two streams: automatic on layouts with hubs under
 // kLatencyBoundVertices vertices.
 enum class SweepFusion { automatic, always, never };
+// How a partitioned CUDA run trades its halo: through host memory and the transport's messages,
+// or device to device (each part writes the cells its peers read into their memory: CUDA IPC,
+// HaloTransport::maps_peer_devices()); automatic takes the device path wherever it is possible.
+// Colored updates (a trade per color class) always take the host path.
+enum class HaloPath { automatic, host, device };
 
 struct SimulationOptions {
   BackendKind backend = BackendKind::cpu;
@@ -38,6 +43,7 @@ struct SimulationOptions {
   SweepFusion sweep_fusion = SweepFusion::automatic;
   // CUDA: keep the state the gathers read in the L2's persisting set-aside where it fits.
   bool l2_residency = true;
+  HaloPath halo_path = HaloPath::automatic;
 };
 
 // True when this build has the CUDA backend and a CUDA device is present.
@@ -46,6 +52,11 @@ bool cuda_device_available();
 // work goes to (a rank of a partitioned run takes its own).
 int cuda_device_count();
 void use_cuda_device(int device);
+// The PCI bus id of the device this process's CUDA work goes to ("" without one), and whether
+// every device named (by bus id) is present here and can map each other one's memory: the
+// ranks of a partitioned run on one host check it before writing to each other's halos.
+std::string cuda_device_bus_id();
+bool cuda_devices_map_each_other(const std::vector<std::string>& bus_ids);
 
 class Simulation {
  public:

@@ -8,6 +8,8 @@ namespace cellgraph {
 bool cuda_device_available() { return false; }
 int cuda_device_count() { return 0; }
 void use_cuda_device(int) { throw Error("this build of cellgraph has no CUDA backend"); }
+std::string cuda_device_bus_id() { return ""; }
+bool cuda_devices_map_each_other(const std::vector<std::string>&) { return false; }
 std::vector<std::uint32_t> gpu_coloring(const Layout&, std::uint64_t) {
   throw Error("gpu_coloring: this build of cellgraph has no CUDA backend");
 }

@@ -218,7 +218,10 @@ po::options_description backend_options() {
        "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off")
       ("fused-sweep", po::value<std::string>()->default_value("auto"),
        "cuda: run a sweep's hubs and ordinary vertices as one kernel launch: auto (graphs, or a rank's part, with "
-       "hubs under 2^20 vertices), on, off (movable runs have kernels of their own)");
+       "hubs under 2^20 vertices), on, off (movable runs have kernels of their own)")
+      ("halo", po::value<std::string>()->default_value("auto"),
+       "cuda under mpirun: trade the halo device to device (each GPU writes into its peers' memory, ranks on one "
+       "host) or through host memory and MPI: auto (device where every GPU maps the others'), device, host");
   return d;
 }
 
@@ -245,6 +248,11 @@ SimulationOptions simulation_options(const po::variables_map& vm) {
   else if (fusion == "on") o.sweep_fusion = SweepFusion::always;
   else if (fusion == "off") o.sweep_fusion = SweepFusion::never;
   else throw Error("--fused-sweep must be auto, on or off, not '" + fusion + "'");
+  const std::string halo = vm["halo"].as<std::string>();
+  if (halo == "auto") o.halo_path = HaloPath::automatic;
+  else if (halo == "host") o.halo_path = HaloPath::host;
+  else if (halo == "device") o.halo_path = HaloPath::device;
+  else throw Error("--halo must be auto, device or host, not '" + halo + "'");
   return o;
 }
 

@@ -78,12 +78,21 @@ std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vecto
       g, part_rows(g, partition, std::uint32_t(mpi::size()), std::uint32_t(mpi::rank())), compile_options_for(g, options)));
 }
 
+// True on every rank when all ranks run on one host and each one's GPU can map every other's
+// memory (the device path of the halo); decided by all ranks together.
+bool ranks_map_each_others_devices() {
+  const std::vector<std::string> hosts = mpi::all_gather(mpi::host_name());
+  const std::vector<std::string> devices = mpi::all_gather(cuda_device_bus_id());
+  const bool one_host = std::all_of(hosts.begin(), hosts.end(), [&](const std::string& h) { return h == hosts[0]; });
+  return mpi::all(one_host && cuda_devices_map_each_other(devices));
+}
+
 SimulationOptions rank_options(SimulationOptions options) {
   // Ranks on one host share it: each takes a GPU of its own (round robin) or its share of
   // the cores (oversubscribed OpenMP threads spin against each other).
   if (options.backend == BackendKind::cuda) use_cuda_device(mpi::local_rank() % std::max(1, cuda_device_count()));
   if (options.threads == 0) options.threads = std::max(1, omp_get_num_procs() / mpi::local_size());
-  options.halo = std::make_shared<mpi::Transport>();
+  options.halo = std::make_shared<mpi::Transport>(options.backend == BackendKind::cuda && ranks_map_each_others_devices());
   return options;
 }
 

@@ -19,6 +19,7 @@
 #include "src/backend/cuda/model_table.cuh"
 #include "src/backend/cuda/neighbor_source.cuh"
 #include "src/backend/cuda/observe.cuh"
+#include "src/backend/cuda/peer_halo.cuh"
 #include "src/backend/cuda/stream.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
 #include "src/backend/observables.hpp"
@@ -87,6 +88,10 @@ class CudaSimulation final : public Simulation {
     }
     // A part that trades nothing runs as a whole graph (with captured step graphs).
     if (options.halo && !layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
+    if (halo_ && takes_device_halo_path()) {
+      const StateRef<Vars> buffers[2] = {buffer_[0].ref(), buffer_[1].ref()};
+      peer_halo_ = std::make_unique<PeerHalo<Vars>>(*layout_, *options.halo, buffers);
+    }
     // Default-stream work above (memsets, uploads) must be done before stream_ runs.
     CG_CUDA(cudaDeviceSynchronize());
   }
@@ -99,13 +104,13 @@ class CudaSimulation final : public Simulation {
     }
   }
 
-  std::string backend_name() const override { return "cuda"; }
+  std::string backend_name() const override { return peer_halo_ ? "cuda (device halo)" : "cuda"; }
   const Layout& layout() const override { return *layout_; }
   std::uint32_t num_states() const override { return model_.num_states(); }
   std::uint64_t step() const override { return step_; }
 
   void advance(std::uint64_t steps) override {
-    if (halo_) {  // a partitioned step waits for its peers: no captured graphs
+    if (halo_ && !peer_halo_) {  // a step through the host waits for its peers: no captured graphs
       for (; steps > 0; --steps, ++step_) launch_partitioned_step();
       CG_CUDA(cudaStreamSynchronize(stream_));
       return;
@@ -315,6 +320,11 @@ class CudaSimulation final : public Simulation {
     for (std::uint32_t s = 0; s < steps; ++s) {
       const StepParams p{options_.seed, step_counter_.data(), s, alpha()};
       const StateRef<Vars> from = buffer_[parity].ref();
+      if (peer_halo_) {
+        launch_device_halo_step(from, buffer_[parity ^ 1].ref(), parity ^ 1, p);
+        parity ^= 1;
+        continue;
+      }
       if (colored()) {
         for (std::uint32_t c = 0; c < classes_.count(); ++c)
           launch_class(c, from, p, (s > 0 || c > 0) && single_launch_sweeps());
@@ -390,12 +400,45 @@ class CudaSimulation final : public Simulation {
     CG_CUDA_LAUNCHED();
   }
 
+  // A synchronous step of a part whose peers' GPUs map its memory and it theirs (PeerHalo):
+  // once every peer's last step is over, the cells peers read are updated and written into
+  // their buffer `to_buffer`, then the interior, then the peers are told. All on stream_, no
+  // host wait: captured into the step graphs like a whole graph's steps.
+  void launch_device_halo_step(StateRef<Vars> from, StateRef<Vars> to, int to_buffer, const StepParams& p) {
+    const LayoutView& L = device_.view();
+    const ApplyStep<Model> apply{to, p};
+    const VertexRange none{0, 0};
+    peer_halo_->begin_step(stream_);
+    pack_signals(from);
+    launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
+                      VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                      VertexRange{L.num_hub_vertices, layout_->interior_begin - L.num_hub_vertices}, apply, stream_,
+                      false);
+    CG_CUDA_LAUNCHED();
+    peer_halo_->push(to, to_buffer, stream_);
+    launch_step_sweep(from, none, none, VertexRange{layout_->interior_begin, L.num_vertices - layout_->interior_begin},
+                      apply, stream_, false);
+    CG_CUDA_LAUNCHED();
+    peer_halo_->end_step(stream_);
+  }
+
   // Sends the cells peers read from `state` once stream_'s work is done and receives theirs
   // into its halo; stream_'s later work waits for them.
   void exchange_halo(StateRef<Vars> state) {
     halo_->pack(state, stream_);
     halo_->start();
     halo_->finish(state, stream_);
+  }
+
+  // Device to device where every rank's GPU maps its peers' memory (PeerHalo), unless the
+  // options say host; colored steps trade once per class, through the host.
+  bool takes_device_halo_path() const {
+    if (colored() || options_.halo_path == HaloPath::host) return false;
+    if (options_.halo->maps_peer_devices()) return true;
+    if (options_.halo_path == HaloPath::device)
+      throw Error("--halo device: the ranks' GPUs cannot map each other's memory (ranks on several hosts, a GPU "
+                  "another rank cannot see, or no peer access between two of them)");
+    return false;
   }
 
   // Fills the halo from the peers (after states are set: every rank sets them).
@@ -444,6 +487,7 @@ class CudaSimulation final : public Simulation {
   ColorClasses classes_;  // colored updates only
   DeviceArray<std::uint32_t> class_vertices_;
   std::unique_ptr<DeviceHalo<Vars>> halo_;  // partitioned runs only
+  std::unique_ptr<PeerHalo<Vars>> peer_halo_;  // and their device-to-device steps (destroyed before the buffers)
   bool scattered_ = false;                   // large, and gathers spread beyond the caches
   SignalBits signals_;                       // where packs_signals()
   std::size_t resident_bytes_ = 0;           // of the state kept in L2 (0: none)
