@@ -88,6 +88,7 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
       {"run --grid 8x8 --signal-bits maybe", "--signal-bits must be auto, on or off"},
       {"run --grid 8x8 --l2-residency on", "--l2-residency must be auto or off"},
       {"run --grid 8x8 --fused-sweep yes", "--fused-sweep must be auto, on or off"},
+      {"run --grid 8x8 --halo nvlink", "--halo must be auto, device or host"},
       {"run --grid 8x8 --order zigzag", "--order must be input, hilbert or rcm"},
       {"run --generate rmat:8 --order hilbert", "needs the vertices' coordinates"},
       {"run --grid 8x8 --boundary fixed:5", "boundary state 5 is not a state of this model"},

@@ -96,7 +96,7 @@ pm::Measurement on_parts(pm::Measurement m, std::uint32_t ranks, std::uint32_t p
   m.halo_cells_max = halo;
   m.peers_max = peers;
   m.exchanges = 1;
-  m.seconds_per_step = bytes_time(double(m.part_cells_max), m.bytes_per_cell) + kRoundTrip * m.exchanges +
+  m.seconds_per_step = bytes_time(double(m.part_cells_max), m.bytes_per_cell) + kRoundTrip * m.trades() +
                        kLatency * m.messages() + m.halo_bytes() / kHaloBandwidth;
   return m;
 }
@@ -355,6 +355,18 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(f.exchange->seconds_per_byte[b] == doctest::Approx(1 / kHaloBandwidth).epsilon(1e-6));
     CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
   }
+  SUBCASE("a split along components (no peers) costs its part's compute alone") {
+    std::vector<pm::Measurement> rows = two_model_sweep();
+    const pm::Measurement apart = on_parts(row("rgg:4194304:4", "graph", "lifelike", 1u << 22, 34, 0), 4, 0, 0);
+    CHECK(apart.trades() == 0);
+    rows.push_back(apart);
+    const pm::FittedModel f = pm::fit(rows, plain());
+    REQUIRE(f.exchange);
+    CHECK(f.exchange->round_trip[int(pm::View::bytes)] == doctest::Approx(kRoundTrip).epsilon(1e-6));
+    const pm::Prediction p = pm::predict(f, apart, pm::View::bytes);
+    CHECK(p.exchange == 0);
+    CHECK(p.seconds_per_step == doctest::Approx(apart.seconds_per_step).epsilon(1e-6));
+  }
   SUBCASE("one peer and one variable everywhere: the round trip takes what a message costs") {
     std::vector<pm::Measurement> rows = bytes_sweep(0);
     for (int k = 18; k <= 26; k += 2)
@@ -598,11 +610,12 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 5"), 10, "format = 3");
+    text.replace(text.find("format = 6"), 10, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
-    for (std::size_t at; (at = text.find("per_wave = ")) != std::string::npos;)
-      text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
+    for (const char* key : {"per_wave = ", "per_gather = "})
+      for (std::size_t at; (at = text.find(key)) != std::string::npos;)
+        text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream in(text);
     const pm::FittedModel old = pm::parse_fit(in, "v3.fit");
     CHECK(old.wave_cells == 0);
@@ -668,8 +681,10 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 5"), 10, "format = 4");
+    text.replace(text.find("format = 6"), 10, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
+    for (std::size_t at; (at = text.find("per_gather = ")) != std::string::npos;)
+      text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream old_in(text);
     CHECK(pm::parse_fit(old_in, "v4.fit").saturation_cells == 0);
     std::vector<pm::Measurement> cpu = rows;
@@ -775,6 +790,54 @@ TEST_CASE("perfmodel: a step's launches and depth from its layout") {
   CHECK(pm::step_shape(hubs).depth == std::max({widest, std::ceil(3000.0 / 256), std::ceil(400.0 / 32)}));
 }
 
+TEST_CASE("perfmodel: gathers count the sectors of neighbor state a warp's reads touch") {
+  GridSpec grid;
+  grid.size = parse_grid_size("64x64", &grid.dims);
+  grid.stencil = parse_stencil("moore", 2);
+  const double on_grid = pm::step_shape(compile(build_grid_graph(grid))).gathers;
+  CHECK(on_grid > 0);
+  CHECK(on_grid < 1);  // 32 lanes of a row read 32 neighbors in a row: a sector or two per position
+  // Random neighbors among 2^14 cells (512 sectors): nearly every read a sector of its own.
+  const Graph random = erdos_renyi_graph(1u << 14, 8, 1);
+  const pm::StepShape shape = pm::step_shape(compile(random));
+  CHECK(shape.gathers > 0.9 * mean_degree(random));
+  CHECK(shape.gathers <= 1.0 * shape.depth);
+}
+
+TEST_CASE("perfmodel: the gather term recovers a cost per sector of neighbor state read") {
+  // Three graphs of a kind: an rgg (34 B, 2.5 sectors a cell), a random graph of the same bytes
+  // (8 sectors) and one of degree 16 (66 B, 4.5 sectors): 2 ps a sector.
+  constexpr double kGather = 2e-12;
+  std::vector<pm::Measurement> rows;
+  for (const auto& [name, bytes, gathers] : {std::tuple{"rgg", 34.0, 2.5}, {"er", 34.0, 8.0}, {"rgg16", 66.0, 4.5}})
+    for (int k = 16; k <= 24; k += 2) {
+      const double n = std::ldexp(1.0, k);
+      pm::Measurement m = row(std::string(name) + ":" + std::to_string(k), "graph", "lifelike", std::uint64_t(n), bytes,
+                              bytes_time(n, bytes) + kGather * gathers * n);
+      m.gathers = gathers;
+      rows.push_back(m);
+    }
+  const pm::FittedModel f = pm::fit(rows, no_waves());
+  const pm::ComputeConstants& c = f.group("lifelike", "sync", "graph")->of(pm::View::bytes);
+  CHECK(c.per_gather == doctest::Approx(kGather).epsilon(1e-6));
+  CHECK(c.per_work == doctest::Approx(1 / kBandwidth).epsilon(1e-6));
+  CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+  // Without the term (--no-gathers) the random graph, as slow as its sectors make it, is missed.
+  pm::FitOptions without = no_waves();
+  without.gathers = false;
+  const pm::FittedModel blind = pm::fit(rows, without);
+  CHECK(blind.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_gather == 0);
+  CHECK(pm::agreement_over(blind, rows, pm::View::bytes).max_abs_rel > 0.1);
+  // The column round-trips through the CSV, and a row without it (empty) leaves the term out.
+  std::istringstream text(csv_of(rows));
+  const std::vector<pm::Measurement> back = pm::parse_measurements(text, "g.csv");
+  REQUIRE(back.size() == rows.size());
+  CHECK(back[7].gathers == rows[7].gathers);
+  std::vector<pm::Measurement> one_unknown = rows;
+  one_unknown[0].gathers = 0;
+  CHECK(pm::fit(one_unknown, no_waves()).group("lifelike", "sync", "graph")->of(pm::View::bytes).per_gather == 0);
+}
+
 TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth columns") {
   pm::Measurement sync = row("grid:20", "grid", "lifelike", 1 << 20, 34, 9e-6);
   sync.launches = 1;
@@ -792,8 +855,8 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   CHECK(back[1].depth == 72);
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
-  for (const char* column : {",launches", ",depth"}) old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8\n", ",9,72\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* column : {",launches", ",depth", ",gathers"}) old.replace(old.find(column), std::strlen(column), "");
+  for (const char* tail : {",1,8,\n", ",9,72,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -806,7 +869,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 4) + ",0,8\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 5) + ",0,8,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -890,7 +953,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 25 fields, the header has 24"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 26 fields, the header has 25"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
@@ -942,7 +1005,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 5", "format = 7"), "format '7'"},
+      {replaced("format = 6", "format = 7"), "format '7'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -964,7 +1027,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 5\n"));
+  CHECK(contains(out.str(), "format = 6\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1202,7 +1265,7 @@ TEST_SUITE("mpi") {
 }
 
 
-TEST_CASE("cli: perfmodel annotate reconstructs the launches and depth that measure records") {
+TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers that measure records") {
   ScratchDir dir;
   const std::string csv = dir / "t.csv";
   auto r = run_cli("perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --out " + csv +
@@ -1213,15 +1276,16 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches and depth that meas
   for (const pm::Measurement& m : measured) {
     INFO(m.source, " ", m.update);
     CHECK(m.depth > 0);
+    CHECK(m.gathers > 0);
     CHECK((m.update == "colored") == (m.launches > 1));
   }
   CHECK(measured[0].depth == 8);   // grid:8x8:moore, synchronous
   CHECK(measured[1].depth == 8.0 * measured[1].launches);
   // The same file without the columns (as the first GPU sweeps wrote it), annotated again.
   std::string old = pm::csv_header() + "\n";
-  for (pm::Measurement m : measured) m.launches = 0, m.depth = 0, old += pm::csv_row(m) + "\n";
-  old.replace(old.find(",launches,depth"), 15, "");
-  for (std::size_t at = old.find(",,\n"); at != std::string::npos; at = old.find(",,\n")) old.replace(at, 3, "\n");
+  for (pm::Measurement m : measured) m.launches = 0, m.depth = 0, m.gathers = 0, old += pm::csv_row(m) + "\n";
+  old.replace(old.find(",launches,depth,gathers"), 23, "");
+  for (std::size_t at = old.find(",,,\n"); at != std::string::npos; at = old.find(",,,\n")) old.replace(at, 4, "\n");
   const std::string bare = dir.write("old.csv", old);
   r = run_cli("perfmodel annotate " + bare + " --out " + dir / "annotated.csv");
   REQUIRE_MESSAGE(r.status == 0, r.out);
@@ -1232,6 +1296,7 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches and depth that meas
     INFO(measured[i].source, " ", measured[i].update);
     CHECK(annotated[i].launches == measured[i].launches);
     CHECK(annotated[i].depth == measured[i].depth);
+    CHECK(annotated[i].gathers == doctest::Approx(measured[i].gathers).epsilon(1e-9));
     CHECK(annotated[i].seconds_per_step == measured[i].seconds_per_step);
   }
   // A row whose layout differs from what its source builds is refused.
@@ -1251,7 +1316,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 24", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 25", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},

@@ -19,7 +19,9 @@
 // walks; a hub's degree / 32 for a warp, a giant's / 256 for a block; summed over the classes
 // of a colored step), which bounds a small step that does not fill the GPU. A colored step of
 // several launches also pays c_class * launches * work: each class's sweep reads about the
-// whole index array (its vertices are scattered over the slices).
+// whole index array (its vertices are scattered over the slices). Scattered neighbor reads
+// cost c_gather per 32-byte sector they touch (gathers per cell x N_p, StepShape::gathers:
+// about 0.3 on a 2D grid, the degree on a random graph), where every row records gathers.
 // On a GPU, a step also pays c_wave per wave of blocks: a launch of n vertices runs in
 // ceil(n / wave_cells) waves (wave_cells = multiprocessors x resident blocks per multiprocessor
 // x vertices per block), each paying a latency that bandwidth does not hide; a colored step
@@ -30,8 +32,9 @@
 // (Little's law) and the time does not (work counts max(N_p, saturation_cells)).
 // Partitioned runs add
 //   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
-// of the busiest part: exchanges per step (1; a colored step exchanges after each class), each
-// a round trip through the host; messages = exchanges * variables rounds of messages (a part
+// of the busiest part: exchanges per step (1; a colored step exchanges after each class; 0 for
+// a part without peers), each a round trip (through the host, or the device path's wait, push
+// and signal); messages = exchanges * variables rounds of messages (a part
 // posts one to every peer at once: on 4 H200s a part of 3 peers paid about what one of 1 did);
 // halo_bytes = halo cells * state bytes * exchanges. These constants belong to the machine, not
 // to a model.
@@ -83,10 +86,16 @@ struct Measurement {
   // The longest serial chain of neighbor entries a thread walks in a step, summed over its
   // launches (see StepShape); 0: unknown (a CSV without the column).
   double depth = 0;
+  // Sectors of neighbor state a cell's update touches (StepShape::gathers, the busiest rank's);
+  // 0: unknown (a CSV without the column).
+  double gathers = 0;
   std::string origin;                   // "file:line" it was read from (not a column)
 
+  // Exchanges that trade anything: a part without peers (a split along components) does not
+  // trade (the backends skip it), whatever `exchanges` says.
+  double trades() const { return double(peers_max > 0) * exchanges; }
   // Rounds of messages: one per exchange and variable, to all peers at once (none without peers).
-  double messages() const { return double(peers_max > 0) * exchanges * variables; }
+  double messages() const { return trades() * variables; }
   double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
   // Bytes one rank's step touches: what decides whether it runs from the cache.
   double working_set() const { return double(part_cells_max) * bytes_per_cell; }
@@ -148,6 +157,7 @@ struct ComputeConstants {
   double per_work = 0;
   double per_work_cache = 0;   // = per_work unless cache_fitted
   double per_depth = 0;        // seconds per entry of the step's depth (0 unless every row has one)
+  double per_gather = 0;       // seconds per sector of neighbor state read (gathers x cells; 0 unless every row has them)
   double per_class_work = 0;   // seconds per unit of launches x work (colored steps: a class's sweep)
   double per_wave = 0;         // seconds per wave of blocks (GPU fits with a wave shape; else 0)
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
@@ -244,6 +254,7 @@ struct FittedModel {
 struct FitOptions {
   CacheRegime cache_regime = CacheRegime::evidence;
   bool depth = true;  // fit c_depth where every row of a group records its depth
+  bool gathers = true;  // fit c_gather where every row of a group records its gathers
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;
@@ -345,9 +356,15 @@ std::size_t fastest(const std::vector<Prediction>& predictions);
 // giant's block degree / 256). Synchronous (classes null): one launch, the largest of these
 // over the layout (the hub kernels run beside the ordinary one). Colored: one launch per
 // class, and the sum over the classes of each class's largest (they run one after another).
+// gathers: how scattered the neighbor reads are, the 32-byte sectors of a one-byte state that a
+// warp's reads of one list position touch (distinct among its lanes), summed over the
+// positions and divided by the warp's cells, averaged over (a sample of) the vertices: about
+// 0.1 on a grid (a warp reads a few rows), 1 per neighbor on a random graph. The synchronous
+// layout's, for colored steps too.
 struct StepShape {
   std::uint32_t launches = 1;
   double depth = 0;
+  double gathers = 0;
 };
 StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr);
 

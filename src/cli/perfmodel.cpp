@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "  fit       fit per-cell cost, launch overhead, exchange latency and bandwidth to timings CSVs\n"
     "  validate  fit on some rows, predict the rows held out, pass or fail against a tolerance\n"
     "  predict   a run's time per step and in all, per GPU count, and the best count\n"
-    "  annotate  add the launches and depth columns to timings measured without them (rebuilds each source)\n";
+    "  annotate  add the launches, depth and gathers columns to timings measured without them (rebuilds each source)\n";
 
 // A figure, or "-" where it is undefined (a correlation of one row).
 std::string figure(double x, int digits = 3) {
@@ -121,7 +121,8 @@ void print_two_term(std::ostream& out, const pm::FittedModel& f, const std::vect
 }
 
 // The latency terms of each group: the depth and launches its rows span, and per view the
-// launch cost, c_depth and (with a wave shape) the cost per wave.
+// launch cost, c_depth and (with a wave shape) the cost per wave; then the class sweep and the
+// cost per gathered sector (bytes view).
 void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, const std::vector<pm::GroupFit>& groups,
                    bool waves) {
   for (const pm::GroupFit& g : groups) {
@@ -152,7 +153,9 @@ void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, 
     }
     // A colored step's per-class sweep (bytes view): launches x bytes at this bandwidth.
     const double per_class = g.of(pm::View::bytes).per_class_work;
-    out << std::setw(14) << (launches_max > 1 && per_class > 0 ? figure(1e-9 / per_class) : "-") << "\n";
+    const double per_gather = g.of(pm::View::bytes).per_gather;
+    out << std::setw(14) << (launches_max > 1 && per_class > 0 ? figure(1e-9 / per_class) : "-") << std::setw(11)
+        << (per_gather > 0 ? figure(per_gather * 1e12) : "-") << "\n";
   }
 }
 
@@ -209,11 +212,12 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   out << "\nlatency terms: launch us per kernel launch (1 a step; a colored step one per class) and c_depth ns per "
       << "entry of the step's depth (the longest chain of neighbor entries a thread walks), per view ('-': the rows "
       << "record no depth)" << (waves ? ", and c_wave us per wave of blocks (" + figure(f.wave_cells) + " cells a wave)" : "")
-      << "; a colored step's per-class sweep, launches x bytes, as GB/s (bytes view)\n  " << std::left << std::setw(34)
+      << "; a colored step's per-class sweep, launches x bytes, as GB/s, and c_gather ps per sector of neighbor state "
+      << "read (gathers x cells; both bytes view)\n  " << std::left << std::setw(34)
       << "model|update|kind" << std::right << std::setw(12) << "depth" << std::setw(10) << "launches";
   for (pm::View v : pm::kViews)
     out << std::setw(waves ? 24 : 18) << (std::string(pm::view_name(v)) + (waves ? " us, ns, us" : " us, ns"));
-  out << std::setw(14) << "class GB/s" << "\n";
+  out << std::setw(14) << "class GB/s" << std::setw(11) << "gather ps" << "\n";
   print_latency(out, rows, f.groups, waves);
   print_latency(out, rows, f.shared, waves);
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
@@ -299,6 +303,7 @@ po::options_description fit_options(const char* caption) {
       "split lowering a group's squared error by 10% or more) or always (where two rows lie each side)")(
       "no-cache-regime", po::bool_switch(), "the same as --cache-regime off: one cost whatever the working set (the paper's model)")(
       "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
+      "no-gathers", po::bool_switch(), "leave the gather term out (the sectors of neighbor state a step reads; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
       "cells; default 4; 0: no wave term)")(
@@ -317,6 +322,7 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
     options.cache_regime = pm::CacheRegime::off;
   }
   options.depth = !vm["no-depth"].as<bool>();
+  options.gathers = !vm["no-gathers"].as<bool>();
   if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
   if (vm.count("saturation-blocks-per-sm")) {
     options.saturation_blocks_per_sm = vm["saturation-blocks-per-sm"].as<double>();

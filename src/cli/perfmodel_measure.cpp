@@ -367,6 +367,7 @@ int perfmodel_measure(const Args& args) {
     // The step's launches and depth (the busiest rank's), synchronous and colored.
     auto busiest = [](pm::StepShape shape) {
       shape.depth = mpi::max(shape.depth);
+      shape.gathers = mpi::max(shape.gathers);
       return shape;
     };
     const pm::StepShape sync_shape = busiest(pm::step_shape(*layout));
@@ -421,6 +422,7 @@ int perfmodel_measure(const Args& args) {
       const pm::StepShape& shape = colored ? *colored_shape : sync_shape;
       row.launches = shape.launches;
       row.depth = shape.depth;
+      row.gathers = shape.gathers;
       // Compulsory traffic per cell update, as `bench` counts it: every variable read and
       // written, every stored index (padding included), and a colored step's class lists.
       row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
@@ -452,7 +454,7 @@ int perfmodel_measure(const Args& args) {
 
 }  // namespace cellgraph::cli
 
-// cellgraph perfmodel annotate: the launches and depth columns of timings measured before
+// cellgraph perfmodel annotate: the launches, depth and gathers columns of timings measured before
 // `measure` recorded them, reconstructed as `measure` computes them. A row's source label names
 // what `measure` built (grid:DIMSxDIMS:NEIGHBORHOOD periodic, a generator with its fixed seed,
 // a file), so its layout is compiled again with the given layout options and its coloring
@@ -491,7 +493,7 @@ int perfmodel_annotate(const Args& args) {
   po::options_description d("cellgraph perfmodel annotate");
   d.add_options()("help,h", "show this help")(
       "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
-      "out", po::value<std::string>(), "the CSV to write, every row with launches and depth (required)")(
+      "out", po::value<std::string>(), "the CSV to write, every one-rank row with launches, depth and gathers (required)")(
       "seed", unsigned_value<std::uint64_t>(1), "the seed the timings were measured with (colored updates: the coloring)");
   d.add(layout_options());
   po::variables_map vm;
@@ -547,9 +549,11 @@ int perfmodel_annotate(const Args& args) {
       const pm::StepShape& shape = colored ? *colored_shape : *sync_shape;
       m->launches = shape.launches;
       m->depth = shape.depth;
+      m->gathers = shape.gathers;
       ++annotated;
     }
     std::cout << label << ": " << layout->num_vertices << " cells, depth " << three_digits(sync_shape ? sync_shape->depth : 0)
+              << ", gathers " << three_digits((sync_shape ? *sync_shape : *colored_shape).gathers)
               << (colored_shape ? ", colored " + std::to_string(colored_shape->launches) + " classes, depth " +
                                       three_digits(colored_shape->depth)
                                 : std::string())

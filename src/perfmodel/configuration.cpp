@@ -3,6 +3,7 @@
 // model specs of a sweep.
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/perfmodel.hpp"
@@ -28,10 +29,45 @@ double walk_depth(const Layout& L, std::uint32_t v) {
   return double(L.slice_width[v / kSliceWidth]);
 }
 
+// Distinct 32-byte sectors of a one-byte state among `cells`.
+std::uint32_t distinct_sectors(std::vector<std::uint32_t>& cells) {
+  for (std::uint32_t& c : cells) c >>= 5;
+  std::sort(cells.begin(), cells.end());
+  return std::uint32_t(std::unique(cells.begin(), cells.end()) - cells.begin());
+}
+
+// Sectors per cell over about 2^14 ordinary slices and 2^14 hubs spread over the layout: a
+// slice's lanes read position k together; a hub's warp reads 32 positions of its list at once.
+double gather_sectors_per_cell(const Layout& L) {
+  const std::uint32_t* nb = L.neighbors.data();
+  double sectors = 0, cells = 0;
+  std::vector<std::uint32_t> read;
+  const std::uint32_t hubs = L.num_hub_vertices();
+  for (std::uint32_t v = 0; v < hubs; v += std::max(1u, hubs >> 14)) {
+    for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
+      read.assign(nb + at, nb + std::min<std::uint64_t>(at + kWarpSize, L.hub_row_begin[v + 1]));
+      sectors += distinct_sectors(read);
+    }
+    cells += 1;
+  }
+  const std::uint32_t first = L.num_hub_slices, slices = L.num_slices() - first;
+  for (std::uint32_t i = first; i < L.num_slices(); i += std::max(1u, slices >> 14)) {
+    const std::uint32_t lanes = std::min(kSliceWidth, L.num_vertices - i * kSliceWidth);
+    for (std::uint32_t k = 0; k < L.slice_width[i]; ++k) {
+      read.assign(nb + L.slice_begin[i] + std::uint64_t(k) * kSliceWidth,
+                  nb + L.slice_begin[i] + std::uint64_t(k) * kSliceWidth + lanes);
+      sectors += distinct_sectors(read);
+    }
+    cells += lanes;
+  }
+  return cells > 0 ? sectors / cells : 0.0;
+}
+
 }  // namespace
 
 StepShape step_shape(const Layout& L, const ColorClasses* classes) {
   StepShape s;
+  s.gathers = gather_sectors_per_cell(L);
   if (!classes) {
     for (std::uint32_t v = 0; v < L.num_hub_vertices(); ++v) s.depth = std::max(s.depth, walk_depth(L, v));
     for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i) s.depth = std::max(s.depth, double(L.slice_width[i]));

@@ -114,6 +114,8 @@ const std::vector<Column>& columns() {
        [](Measurement& m, const std::string& f) { m.launches = f.empty() ? 0 : whole<std::uint32_t>(f, 1u); }, true},
       {"depth", [](const Measurement& m) { return m.depth > 0 ? format_number(m.depth) : std::string(); },
        [](Measurement& m, const std::string& f) { m.depth = f.empty() ? 0 : real(f, true); }, true},
+      {"gathers", [](const Measurement& m) { return m.gathers > 0 ? format_number(m.gathers) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.gathers = f.empty() ? 0 : real(f, true); }, true},
   };
   return table;
 }

@@ -46,10 +46,13 @@ double class_work(const Measurement& m, View v, const Shape& s) {
   return m.launches > 1 ? double(m.launches) * work(m, v, s) : 0.0;
 }
 
+// Sectors of neighbor state a step's reads touch: gathers per cell x cells (at least the floor's).
+double gathered(const Measurement& m, const Shape& s) { return m.gathers * work_cells(m, s.saturation_cells); }
+
 double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
   return c.launch * launches(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
          c.per_cell * work_cells(m, s.saturation_cells) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) +
-         c.per_class_work * class_work(m, v, s);
+         c.per_class_work * class_work(m, v, s) + c.per_gather * gathered(m, s);
 }
 
 using Rows = std::vector<const Measurement*>;
@@ -71,11 +74,13 @@ double rms_rel(const ComputeConstants& c, const Rows& rows, View v, const Shape&
 }
 
 // T = launch * launches [+ per_depth * depth] [+ per_wave * waves] [+ per_cell * cells] +
-// per_work * work, with a per-work cost of its own inside the cache when `split`. Columns in
-// that order: of two the rows cannot tell apart, the earlier is kept (a depth that does not
-// vary within the group goes to the launch, as do the waves of rows of one wave each). The
-// depth column only where every row records one; the waves only with a wave shape.
-ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool classes, const Shape& s) {
+// per_work * work [+ per_gather * gathered], with a per-work cost of its own inside the cache
+// when `split`. Columns in that order: of two the rows cannot tell apart, the earlier is kept
+// (a depth that does not vary within the group goes to the launch, as do the waves of rows of
+// one wave each, and gathers in proportion to the work go to the work). The depth and gather
+// columns only where every row records them; the waves only with a wave shape.
+ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool gathers, bool classes,
+                                  const Shape& s) {
   const bool two_term = v == View::two_term;
   std::vector<std::vector<double>> a;
   std::vector<double> b;
@@ -88,6 +93,7 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
     if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
     else columns.push_back(w / t);
     if (classes) columns.push_back(class_work(*m, v, s) / t);
+    if (gathers) columns.push_back(gathered(*m, s) / t);
     a.push_back(std::move(columns));
     b.push_back(1);
   }
@@ -101,6 +107,7 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
   c.per_work = x[j++];
   c.per_work_cache = split ? x[j++] : c.per_work;
   if (classes) c.per_class_work = x[j++];
+  if (gathers) c.per_gather = x[j++];
   c.cache_fitted = split;
   c.rms_rel = rms_rel(c, rows, v, s);
   return c;
@@ -111,13 +118,16 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
 // fit without it.
 ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options, const Shape& s) {
   std::size_t inside = 0;
-  bool depth = options.depth;
+  bool depth = options.depth, gathers = options.gathers;
   bool classes = false;
-  for (const Measurement* m : rows) inside += in_cache(*m), depth = depth && m->depth > 0, classes = classes || m->launches > 1;
+  for (const Measurement* m : rows) {
+    inside += in_cache(*m), classes = classes || m->launches > 1;
+    depth = depth && m->depth > 0, gathers = gathers && m->gathers > 0;
+  }
   const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
-  const ComputeConstants one = fit_compute_with(rows, v, false, depth, classes, s);
+  const ComputeConstants one = fit_compute_with(rows, v, false, depth, gathers, classes, s);
   if (!can_split) return one;
-  const ComputeConstants two = fit_compute_with(rows, v, true, depth, classes, s);
+  const ComputeConstants two = fit_compute_with(rows, v, true, depth, gathers, classes, s);
   if (options.cache_regime == CacheRegime::always) return two;
   return two.rms_rel * two.rms_rel < 0.9 * one.rms_rel * one.rms_rel - 1e-18 ? two : one;
 }
@@ -318,7 +328,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
       const GroupFit* g = m.ranks > 1 ? group_for(f, m, v, basis) : nullptr;
       if (!g) continue;
       const double t = m.seconds_per_step;
-      a.push_back({m.exchanges / t, m.messages() / t, m.halo_bytes() / t});
+      a.push_back({m.trades() / t, m.messages() / t, m.halo_bytes() / t});
       b.push_back((t - compute_seconds(g->of(v), m, v, shape)) / t);
     }
     if (a.empty()) break;
@@ -344,7 +354,7 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   p.compute = compute_seconds(g->of(view), row, view, shape_of(fit));
   if (row.ranks > 1) {
     if (const std::optional<ExchangeFit>& e = fit.exchange)
-      p.exchange = e->round_trip[int(view)] * row.exchanges + e->latency[int(view)] * row.messages() +
+      p.exchange = e->round_trip[int(view)] * row.trades() + e->latency[int(view)] * row.messages() +
                    e->seconds_per_byte[int(view)] * row.halo_bytes();
     else
       p.exchange_fitted = false;

@@ -22,7 +22,8 @@ namespace {
 // kernel launch, and cache_regime as off / evidence / always (true / false before: always / off).
 // Format 4 added wave_cells (top level; 0: no wave term) and per_wave (0 in older files).
 // Format 5 added saturation_cells (top level; 0 in older files: no floor).
-constexpr int kFormat = 5;
+// Format 6 added per_gather (0 in older files).
+constexpr int kFormat = 6;
 
 std::string exact(double x) {
   char text[40];
@@ -40,6 +41,7 @@ void write_group(std::ostream& out, const GroupFit& g) {
     out << p << "launch = " << exact(c.launch) << "\n"
         << p << "per_cell = " << exact(c.per_cell) << "\n"
         << p << "per_depth = " << exact(c.per_depth) << "\n"
+        << p << "per_gather = " << exact(c.per_gather) << "\n"
         << p << "per_wave = " << exact(c.per_wave) << "\n"
         << p << "per_class_work = " << exact(c.per_class_work) << "\n"
         << p << "per_work = " << exact(c.per_work) << "\n"
@@ -124,6 +126,7 @@ GroupFit read_group(Section& s, int format) {
     c.launch = s.number(p + "launch");
     if (format >= 2) c.per_cell = s.number(p + "per_cell");
     if (format >= 3) c.per_depth = s.number(p + "per_depth");
+    if (format >= 6) c.per_gather = s.number(p + "per_gather");
     if (format >= 3) c.per_class_work = s.number(p + "per_class_work");
     if (format >= 4) c.per_wave = s.number(p + "per_wave");
     c.per_work = s.number(p + "per_work");
@@ -160,6 +163,7 @@ void write_fit(std::ostream& out, const FittedModel& f) {
   out << "# cellgraph perfmodel fit (docs/PERFORMANCE_MODEL.md): seconds per step =\n"
          "#   launch * launches + per_depth * depth + per_wave * waves + per_cell * cells + per_work * work\n"
          "#   + per_class_work * launches * work (colored steps of several launches; per_cell: two-term view only)\n"
+         "#   + per_gather * gathers * cells (sectors of neighbor state read: gathers per cell, from the layout)\n"
          "#   (+ round_trip * exchanges + latency * messages + seconds_per_byte * halo bytes on several ranks)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
