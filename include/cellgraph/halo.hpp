@@ -6,9 +6,9 @@
 //
 // Where every rank's device can map its peers' memory (one host, GPUs joined by NVLink or
 // PCIe peer access), a backend may instead write the cells straight into its peers' device
-// memory: the transport then only carries what sets that up (trade(), once) and a token per
-// step (notify_peers() / await_peers()), so that no process queues work that reads or writes a
-// peer's memory before the peer has queued the work it must come after.
+// memory and order the steps there: the transport then only carries what sets that up
+// (trade(), once) and tokens (notify_peers() / await_peers()) that tell a part its peers are
+// done with its memory before it is released.
 #pragma once
 #include <cstddef>
 #include <cstdint>

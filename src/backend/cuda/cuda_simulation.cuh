@@ -370,11 +370,8 @@ class CudaSimulation final : public Simulation {
   // and sent while the interior is updated, and the peers' cells copied into the new buffer's
   // halo. Colored: each class's cells are sent once the class is done.
   void launch_partitioned_step() {
-    const LayoutView& L = device_.view();
-    const Layout& H = *layout_;
     const StepParams p{options_.seed, step_counter_.data(), 0, alpha()};
     const StateRef<Vars> from = current().ref();
-    const VertexRange none{0, 0};
     if (colored()) {
       for (std::uint32_t c = 0; c < classes_.count(); ++c) {
         launch_class(c, from, p, false);  // after the halo's copy, not a kernel
@@ -382,16 +379,7 @@ class CudaSimulation final : public Simulation {
       }
     } else {
       const StateRef<Vars> to = buffer_[parity_ ^ 1].ref();
-      const ApplyStep<Model> apply{to, p};
-      pack_signals(from);
-      launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
-                        VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                        VertexRange{L.num_hub_vertices, H.interior_begin - L.num_hub_vertices}, apply, stream_, false);
-      CG_CUDA_LAUNCHED();
-      halo_->pack(to, stream_);
-      launch_step_sweep(from, none, none, VertexRange{H.interior_begin, L.num_vertices - H.interior_begin}, apply,
-                        stream_, false);
-      CG_CUDA_LAUNCHED();
+      launch_part_sweeps(from, ApplyStep<Model>{to, p}, [&] { halo_->pack(to, stream_); });
       halo_->start();
       halo_->finish(to, stream_);
       parity_ ^= 1;
@@ -405,21 +393,26 @@ class CudaSimulation final : public Simulation {
   // their buffer `to_buffer`, then the interior, then the peers are told. All on stream_, no
   // host wait: captured into the step graphs like a whole graph's steps.
   void launch_device_halo_step(StateRef<Vars> from, StateRef<Vars> to, int to_buffer, const StepParams& p) {
-    const LayoutView& L = device_.view();
-    const ApplyStep<Model> apply{to, p};
-    const VertexRange none{0, 0};
     peer_halo_->begin_step(stream_);
+    launch_part_sweeps(from, ApplyStep<Model>{to, p}, [&] { peer_halo_->push(to, to_buffer, stream_); });
+    peer_halo_->end_step(stream_);
+  }
+
+  // The sweeps of a part's synchronous step on stream_: the hubs and the vertices peers read,
+  // then `send` (their cells leave), then the interior.
+  template <class Send>
+  void launch_part_sweeps(StateRef<Vars> from, const ApplyStep<Model>& apply, Send&& send) {
+    const LayoutView& L = device_.view();
+    const std::uint32_t interior = layout_->interior_begin;
+    const VertexRange none{0, 0};
     pack_signals(from);
     launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                       VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                      VertexRange{L.num_hub_vertices, layout_->interior_begin - L.num_hub_vertices}, apply, stream_,
-                      false);
+                      VertexRange{L.num_hub_vertices, interior - L.num_hub_vertices}, apply, stream_, false);
     CG_CUDA_LAUNCHED();
-    peer_halo_->push(to, to_buffer, stream_);
-    launch_step_sweep(from, none, none, VertexRange{layout_->interior_begin, L.num_vertices - layout_->interior_begin},
-                      apply, stream_, false);
+    send();
+    launch_step_sweep(from, none, none, VertexRange{interior, L.num_vertices - interior}, apply, stream_, false);
     CG_CUDA_LAUNCHED();
-    peer_halo_->end_step(stream_);
   }
 
   // Sends the cells peers read from `state` once stream_'s work is done and receives theirs

@@ -25,8 +25,8 @@
 
 namespace cellgraph::cuda {
 
-// Writes value `I` of every variable of each sent cell into its peer's halo: entry i goes to
-// peer peer_of[i], at cell halo_cell[i] there; remote[v * peers + p] is variable v of peer p.
+// Writes every variable (I...) of each sent cell into its peer's halo: entry i goes to peer
+// peer_of[i], at cell halo_cell[i] there; remote[v * peers + p] is variable v of peer p.
 template <class Vars, int... I>
 __global__ void push_halo_cells(StateRef<Vars> local, const std::uint32_t* cells, const std::uint32_t* halo_cell,
                                 const std::uint16_t* peer_of, std::uint32_t count, void* const* remote,
