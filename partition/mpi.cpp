@@ -24,7 +24,8 @@ void check(int status, const char* what) {
   throw Error(std::string(what) + " failed: " + std::string(text, length));
 }
 
-// Tags beside the variables' (0, 1, ...): a trade of handles and a step token.
+// Tags beside the variables' (0, 1, ...): a trade of device handles, and the tokens with which
+// parts on the device path tell their peers they are done with each other's memory.
 constexpr int kTradeTag = 1 << 14, kTokenTag = kTradeTag + 1;
 
 int as_count(std::size_t bytes) {
