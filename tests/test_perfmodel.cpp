@@ -610,10 +610,10 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 6"), 10, "format = 3");
+    text.replace(text.find("format = 7"), 10, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
-    for (const char* key : {"per_wave = ", "per_gather = "})
+    for (const char* key : {"per_wave = ", "per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
         text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream in(text);
@@ -681,10 +681,11 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 6"), 10, "format = 4");
+    text.replace(text.find("format = 7"), 10, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
-    for (std::size_t at; (at = text.find("per_gather = ")) != std::string::npos;)
-      text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
+    for (const char* key : {"per_gather = ", "per_missed_gather = "})
+      for (std::size_t at; (at = text.find(key)) != std::string::npos;)
+        text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream old_in(text);
     CHECK(pm::parse_fit(old_in, "v4.fit").saturation_cells == 0);
     std::vector<pm::Measurement> cpu = rows;
@@ -804,38 +805,111 @@ TEST_CASE("perfmodel: gathers count the sectors of neighbor state a warp's reads
   CHECK(shape.gathers <= 1.0 * shape.depth);
 }
 
+TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path the backend takes") {
+  const Graph random = erdos_renyi_graph(1u << 14, 8, 1);  // one-byte states: 512 sectors; signals: 64
+  const Layout layout = compile(random);
+  pm::GatherPath bytes;
+  bytes.multiprocessors = 1;
+  bytes.l1_bytes = 32 * 32;  // 32 sectors
+  const pm::StepShape small_l1 = pm::step_shape(layout, nullptr, bytes);
+  CHECK(small_l1.gathers > 0.9 * mean_degree(random));
+  // The state does not fit: most reads miss, the fewer the larger the L1.
+  CHECK(small_l1.missed_gathers > 0.8 * small_l1.gathers);
+  CHECK(small_l1.missed_gathers <= small_l1.gathers);
+  bytes.l1_bytes = 128 * 32;
+  CHECK(pm::step_shape(layout, nullptr, bytes).missed_gathers < 0.8 * small_l1.missed_gathers);
+  // It fits (and the signals fit a small one): a sector misses once, the first time.
+  pm::GatherPath large = bytes;
+  large.l1_bytes = 1024 * 32;
+  CHECK(pm::step_shape(layout, nullptr, large).missed_gathers == doctest::Approx(512.0 / (1u << 14)));
+  pm::GatherPath signals = bytes;
+  signals.packed_signals = true;
+  const pm::StepShape packed = pm::step_shape(layout, nullptr, signals);
+  CHECK(packed.missed_gathers == doctest::Approx(64.0 / (1u << 14)));
+  // 32 lanes read fewer sectors of 256 cells, but still most of 32.
+  CHECK(packed.gathers < small_l1.gathers);
+  CHECK(packed.gathers > 0.5 * mean_degree(random));
+  // Blocks dealt over more multiprocessors: each one's L1 starts empty.
+  pm::GatherPath spread = large;
+  spread.multiprocessors = 8;
+  CHECK(pm::step_shape(layout, nullptr, spread).missed_gathers > 2 * pm::step_shape(layout, nullptr, large).missed_gathers);
+  // No L1 on a CPU; a grid's rows are read again by the next rows of its block.
+  CHECK(pm::step_shape(layout).missed_gathers == 0);
+  GridSpec grid;
+  grid.size = parse_grid_size("256x256", &grid.dims);
+  grid.stencil = parse_stencil("moore", 2);
+  const pm::StepShape on_grid = pm::step_shape(compile(build_grid_graph(grid)), nullptr, large);
+  CHECK(on_grid.missed_gathers < 0.5 * on_grid.gathers);
+  // A colored step's warps are 32 vertices of a class, scattered over the slices.
+  const ColorClasses classes = color_classes(layout, greedy_coloring(layout, 1));
+  const pm::StepShape colored = pm::step_shape(layout, &classes, large);
+  CHECK(colored.launches == classes.count());
+  CHECK(colored.gathers > 0.9 * mean_degree(random));
+  // The CUDA backend packs signals on large scattered layouts, never for colored steps or
+  // models without a signal, always or never as asked.
+  CHECK_FALSE(pm::gather_path(layout, true, false, 132).packed_signals);  // 2^14 vertices: too few
+  const Layout big = compile(erdos_renyi_graph(1u << 20, 2, 1));
+  CHECK(pm::gather_path(big, true, false, 132).packed_signals);
+  CHECK(pm::gather_path(big, true, false, 132).multiprocessors == 132);
+  CHECK_FALSE(pm::gather_path(big, true, true, 132).packed_signals);
+  CHECK_FALSE(pm::gather_path(big, false, false, 132).packed_signals);
+  CHECK_FALSE(pm::gather_path(big, true, false, 132, SignalPacking::never).packed_signals);
+  CHECK(pm::gather_path(layout, true, false, 132, SignalPacking::always).packed_signals);
+}
+
 TEST_CASE("perfmodel: the gather term recovers a cost per sector of neighbor state read") {
   // Three graphs of a kind: an rgg (34 B, 2.5 sectors a cell), a random graph of the same bytes
   // (8 sectors) and one of degree 16 (66 B, 4.5 sectors): 2 ps a sector.
-  constexpr double kGather = 2e-12;
+  // Of those, the sectors that miss the L1 cost 6 ps more: few on the rgg, most on the random
+  // graph but its smallest (its state fits the L1s).
+  constexpr double kGather = 2e-12, kMiss = 6e-12;
   std::vector<pm::Measurement> rows;
   for (const auto& [name, bytes, gathers] : {std::tuple{"rgg", 34.0, 2.5}, {"er", 34.0, 8.0}, {"rgg16", 66.0, 4.5}})
     for (int k = 16; k <= 24; k += 2) {
       const double n = std::ldexp(1.0, k);
+      const double missed = std::string(name) == "er" ? (k == 16 ? 0.4 : 6.0) : 0.2 + 0.01 * k;
       pm::Measurement m = row(std::string(name) + ":" + std::to_string(k), "graph", "lifelike", std::uint64_t(n), bytes,
-                              bytes_time(n, bytes) + kGather * gathers * n);
+                              bytes_time(n, bytes) + kGather * gathers * n + kMiss * missed * n);
       m.gathers = gathers;
+      m.missed_gathers = missed;
       rows.push_back(m);
     }
   const pm::FittedModel f = pm::fit(rows, no_waves());
   const pm::ComputeConstants& c = f.group("lifelike", "sync", "graph")->of(pm::View::bytes);
   CHECK(c.per_gather == doctest::Approx(kGather).epsilon(1e-6));
+  CHECK(c.per_missed_gather == doctest::Approx(kMiss).epsilon(1e-6));
   CHECK(c.per_work == doctest::Approx(1 / kBandwidth).epsilon(1e-6));
   CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
   // Without the term (--no-gathers) the random graph, as slow as its sectors make it, is missed.
   pm::FitOptions without = no_waves();
   without.gathers = false;
+  without.missed_gathers = false;
   const pm::FittedModel blind = pm::fit(rows, without);
   CHECK(blind.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_gather == 0);
   CHECK(pm::agreement_over(blind, rows, pm::View::bytes).max_abs_rel > 0.1);
+  // Without the misses (--no-missed-gathers) the random graph's smallest size is missed.
+  pm::FitOptions no_misses = no_waves();
+  no_misses.missed_gathers = false;
+  const pm::FittedModel hit = pm::fit(rows, no_misses);
+  CHECK(hit.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_missed_gather == 0);
+  CHECK(pm::agreement_over(hit, rows, pm::View::bytes).max_abs_rel > 0.1);
   // The column round-trips through the CSV, and a row without it (empty) leaves the term out.
   std::istringstream text(csv_of(rows));
   const std::vector<pm::Measurement> back = pm::parse_measurements(text, "g.csv");
   REQUIRE(back.size() == rows.size());
   CHECK(back[7].gathers == rows[7].gathers);
+  CHECK(back[7].missed_gathers == rows[7].missed_gathers);
   std::vector<pm::Measurement> one_unknown = rows;
   one_unknown[0].gathers = 0;
-  CHECK(pm::fit(one_unknown, no_waves()).group("lifelike", "sync", "graph")->of(pm::View::bytes).per_gather == 0);
+  one_unknown[1].missed_gathers = 0;
+  const pm::FittedModel partly = pm::fit(one_unknown, no_waves());
+  CHECK(partly.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_gather == 0);
+  CHECK(partly.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_missed_gather == 0);
+  // The fit file keeps the constant.
+  std::ostringstream out;
+  pm::write_fit(out, f);
+  std::istringstream in(out.str());
+  CHECK(pm::parse_fit(in, "g.fit").group("lifelike", "sync", "graph")->of(pm::View::bytes).per_missed_gather == c.per_missed_gather);
 }
 
 TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth columns") {
@@ -855,8 +929,9 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   CHECK(back[1].depth == 72);
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
-  for (const char* column : {",launches", ",depth", ",gathers"}) old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8,\n", ",9,72,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers"})
+    old.replace(old.find(column), std::strlen(column), "");
+  for (const char* tail : {",1,8,,\n", ",9,72,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -869,7 +944,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 5) + ",0,8,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 6) + ",0,8,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -953,7 +1028,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 26 fields, the header has 25"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 27 fields, the header has 26"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
@@ -1005,7 +1080,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 6", "format = 7"), "format '7'"},
+      {replaced("format = 7", "format = 8"), "format '8'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1027,7 +1102,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 6\n"));
+  CHECK(contains(out.str(), "format = 7\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1284,8 +1359,8 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   // The same file without the columns (as the first GPU sweeps wrote it), annotated again.
   std::string old = pm::csv_header() + "\n";
   for (pm::Measurement m : measured) m.launches = 0, m.depth = 0, m.gathers = 0, old += pm::csv_row(m) + "\n";
-  old.replace(old.find(",launches,depth,gathers"), 23, "");
-  for (std::size_t at = old.find(",,,\n"); at != std::string::npos; at = old.find(",,,\n")) old.replace(at, 4, "\n");
+  old.replace(old.find(",launches,depth,gathers,missed_gathers"), 38, "");
+  for (std::size_t at = old.find(",,,,\n"); at != std::string::npos; at = old.find(",,,,\n")) old.replace(at, 5, "\n");
   const std::string bare = dir.write("old.csv", old);
   r = run_cli("perfmodel annotate " + bare + " --out " + dir / "annotated.csv");
   REQUIRE_MESSAGE(r.status == 0, r.out);
@@ -1297,7 +1372,18 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
     CHECK(annotated[i].launches == measured[i].launches);
     CHECK(annotated[i].depth == measured[i].depth);
     CHECK(annotated[i].gathers == doctest::Approx(measured[i].gathers).epsilon(1e-9));
+    CHECK(annotated[i].missed_gathers == 0);  // CPU rows: no L1 simulated
     CHECK(annotated[i].seconds_per_step == measured[i].seconds_per_step);
+  }
+  // Rows of a GPU get the misses of its multiprocessors' L1s.
+  std::string gpu = old;
+  for (std::size_t at = gpu.find(",cpu,"); at != std::string::npos; at = gpu.find(",cpu,")) gpu.replace(at, 5, ",cuda,");
+  r = run_cli("perfmodel annotate " + dir.write("gpu.csv", gpu) + " --out " + dir / "gpu-annotated.csv");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  for (const pm::Measurement& m : pm::read_measurements(dir / "gpu-annotated.csv")) {
+    INFO(m.source, " ", m.update);
+    CHECK(m.missed_gathers > 0);
+    CHECK(m.missed_gathers <= m.gathers + 1e-9);
   }
   // A row whose layout differs from what its source builds is refused.
   std::string wrong = old;
@@ -1316,7 +1402,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 25", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 26", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},

@@ -20,8 +20,10 @@
 // of a colored step), which bounds a small step that does not fill the GPU. A colored step of
 // several launches also pays c_class * launches * work: each class's sweep reads about the
 // whole index array (its vertices are scattered over the slices). Scattered neighbor reads
-// cost c_gather per 32-byte sector they touch (gathers per cell x N_p, StepShape::gathers:
-// about 0.3 on a 2D grid, the degree on a random graph), where every row records gathers.
+// cost c_gather per 32-byte sector a warp touches (gathers per cell x N_p, StepShape::gathers:
+// about 0.3 on a 2D grid, the degree on a random graph; a transaction of the multiprocessor's
+// L1) and, on a GPU, c_miss per sector that misses the L1 (missed_gathers per cell x N_p: a
+// sector brought from L2), where every row records them.
 // On a GPU, a step also pays c_wave per wave of blocks: a launch of n vertices runs in
 // ceil(n / wave_cells) waves (wave_cells = multiprocessors x resident blocks per multiprocessor
 // x vertices per block), each paying a latency that bandwidth does not hide; a colored step
@@ -89,6 +91,9 @@ struct Measurement {
   // Sectors of neighbor state a cell's update touches (StepShape::gathers, the busiest rank's);
   // 0: unknown (a CSV without the column).
   double gathers = 0;
+  // Of those, the sectors per cell that miss the L1 (StepShape::missed_gathers, the busiest
+  // rank's); 0: unknown (a CSV without the column, or a CPU row).
+  double missed_gathers = 0;
   std::string origin;                   // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
@@ -120,7 +125,7 @@ std::vector<Measurement> read_measurements(const std::string& path);
 std::optional<std::vector<double>> least_squares(const std::vector<std::vector<double>>& rows,
                                                  const std::vector<double>& b);
 // The same with every x_j >= 0: the best of the unconstrained fits over subsets of the columns
-// (exact for the few columns used here; at most 8). Dependent subsets are skipped; all-zero
+// (exact for the few columns used here; at most 10). Dependent subsets are skipped; all-zero
 // when nothing fits. Of columns the rows cannot tell apart, the earlier one is kept.
 std::vector<double> nonnegative_least_squares(const std::vector<std::vector<double>>& rows,
                                               const std::vector<double>& b);
@@ -158,6 +163,7 @@ struct ComputeConstants {
   double per_work_cache = 0;   // = per_work unless cache_fitted
   double per_depth = 0;        // seconds per entry of the step's depth (0 unless every row has one)
   double per_gather = 0;       // seconds per sector of neighbor state read (gathers x cells; 0 unless every row has them)
+  double per_missed_gather = 0;  // seconds per sector read past the L1 (missed_gathers x cells; likewise)
   double per_class_work = 0;   // seconds per unit of launches x work (colored steps: a class's sweep)
   double per_wave = 0;         // seconds per wave of blocks (GPU fits with a wave shape; else 0)
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
@@ -255,6 +261,7 @@ struct FitOptions {
   CacheRegime cache_regime = CacheRegime::evidence;
   bool depth = true;  // fit c_depth where every row of a group records its depth
   bool gathers = true;  // fit c_gather where every row of a group records its gathers
+  bool missed_gathers = true;  // fit c_miss where every row of a group records its missed gathers
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;
@@ -356,17 +363,32 @@ std::size_t fastest(const std::vector<Prediction>& predictions);
 // giant's block degree / 256). Synchronous (classes null): one launch, the largest of these
 // over the layout (the hub kernels run beside the ordinary one). Colored: one launch per
 // class, and the sum over the classes of each class's largest (they run one after another).
-// gathers: how scattered the neighbor reads are, the 32-byte sectors of a one-byte state that a
-// warp's reads of one list position touch (distinct among its lanes), summed over the
-// positions and divided by the warp's cells, averaged over (a sample of) the vertices: about
-// 0.1 on a grid (a warp reads a few rows), 1 per neighbor on a random graph. The synchronous
-// layout's, for colored steps too.
+// gathers: how scattered the neighbor reads are, the 32-byte sectors of what the step gathers
+// (one-byte states: 32 cells a sector; packed signals: 256) that a warp's reads of one list
+// position touch (distinct among its lanes), summed over the positions and divided by the
+// warp's cells, averaged over (a sample of) the vertices: about 0.3 on a 2D grid (a warp reads
+// a few rows), 1 per neighbor on a random graph. A synchronous step's warp is a slice; a
+// colored step's, 32 vertices of one class (scattered over the slices).
+// missed_gathers: of those sectors, the ones per cell that miss a multiprocessor's L1 (on a
+// GPU: gather.multiprocessors > 0), by simulating the L1 (least recently used, empty at each
+// launch) over the blocks one multiprocessor runs; a hub's sectors all miss.
+struct GatherPath {
+  bool packed_signals = false;          // the step gathers packed one-bit signals (gathers_scattered)
+  std::uint32_t multiprocessors = 0;    // blocks are dealt round-robin over them; 0: no L1 (a CPU)
+  std::size_t l1_bytes = kL1Bytes;
+  // Hopper's L1 (and shared memory, which the sweeps do not use) per multiprocessor.
+  static constexpr std::size_t kL1Bytes = 256 << 10;
+};
 struct StepShape {
   std::uint32_t launches = 1;
   double depth = 0;
   double gathers = 0;
+  double missed_gathers = 0;
 };
-StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr);
+StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr, const GatherPath& gather = {});
+// The gather path of a step as the CUDA backend takes it (a CPU step: bytes, no L1 simulated).
+GatherPath gather_path(const Layout& layout, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
+                       SignalPacking packing = SignalPacking::automatic);
 
 // ---------------------------------------------------------------------------------------------
 // Model specs of the sweep: "NAME[:key=value...][@UPDATE]", e.g. "sir:beta=0.05:tau=8",

@@ -11,6 +11,10 @@ int perfmodel_validate(const Args& args);
 int perfmodel_predict(const Args& args);
 int perfmodel_annotate(const Args& args);
 
+// Whether a model (name[:key=value...], as CSVs and fits name it) gathers over a one-bit
+// signal (Simulation::gathers_signal): the gather path of its GPU steps depends on it.
+bool gathers_signal(const std::string& model_key);
+
 // Parses a subcommand's options, its positional arguments (if `positional` names an option)
 // included. Prints help and returns false for --help; throws Error for bad options.
 bool parse_perfmodel_options(const Args& args, const po::options_description& desc, const char* positional,

@@ -364,13 +364,16 @@ int perfmodel_measure(const Args& args) {
     const std::vector<std::uint32_t> initial = random_fill(std::uint32_t(n), fill, options.seed);
     std::vector<std::uint32_t> coloring;  // the whole graph's, for colored models on several ranks
     std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
-    // The step's launches and depth (the busiest rank's), synchronous and colored.
+    // The step's launches, depth and gathers (the busiest rank's), synchronous (for models with
+    // and without a one-bit signal: the gather paths differ) and colored. Collective.
+    const std::uint32_t multiprocessors = gpu ? machine.sm_count : 0;
     auto busiest = [](pm::StepShape shape) {
       shape.depth = mpi::max(shape.depth);
       shape.gathers = mpi::max(shape.gathers);
+      shape.missed_gathers = mpi::max(shape.missed_gathers);
       return shape;
     };
-    const pm::StepShape sync_shape = busiest(pm::step_shape(*layout));
+    std::map<bool, pm::StepShape> sync_shapes;  // by Simulation::gathers_signal()
     std::optional<pm::StepShape> colored_shape;
 
     for (const SweepModel& m : sweep) {
@@ -400,10 +403,14 @@ int perfmodel_measure(const Args& args) {
           for (std::uint32_t v = 0; v < layout->num_vertices; ++v) local[v] = coloring[layout->local_to_user[v]];
         }
         const ColorClasses classes = color_classes(*layout, local, ranks == 1 ? 0 : colors);
-        colored_shape = busiest(pm::step_shape(*layout, &classes));
+        colored_shape = busiest(pm::step_shape(*layout, &classes, pm::gather_path(*layout, false, true, multiprocessors)));
       }
       std::unique_ptr<Simulation> sim = ranks == 1 ? m.info->make(m.params, layout, o)
                                                    : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
+      const bool signal = sim->gathers_signal();
+      if (!colored && !sync_shapes.count(signal))
+        sync_shapes[signal] = busiest(pm::step_shape(
+            *layout, nullptr, pm::gather_path(*layout, signal, false, multiprocessors, o.signal_packing)));
       if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, initial, options.seed), 0);
       else sim->set_states(initial);
       const std::string key = m.spec.key();
@@ -419,10 +426,11 @@ int perfmodel_measure(const Args& args) {
       row.state_bytes = state[key].first;
       row.variables = state[key].second;
       row.exchanges = ranks > 1 ? (colored ? colors : 1) : 0;
-      const pm::StepShape& shape = colored ? *colored_shape : sync_shape;
+      const pm::StepShape& shape = colored ? *colored_shape : sync_shapes.at(signal);
       row.launches = shape.launches;
       row.depth = shape.depth;
       row.gathers = shape.gathers;
+      row.missed_gathers = shape.missed_gathers;
       // Compulsory traffic per cell update, as `bench` counts it: every variable read and
       // written, every stored index (padding included), and a colored step's class lists.
       row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
@@ -462,6 +470,20 @@ int perfmodel_measure(const Args& args) {
 // bytes per cell, and a row that does not match is an error. Partitioned rows are left as they
 // are (their parts would need METIS again).
 namespace cellgraph::cli {
+
+// Whether a CSV row's model (name[:key=value...]) gathers over a one-bit signal: asked of a CPU
+// simulation of it on one cell.
+bool gathers_signal(const std::string& model_key) {
+  static std::map<std::string, bool> known;
+  if (!known.count(model_key)) {
+    const pm::ModelSpec spec = pm::parse_model_spec(model_key);
+    const models::Params params(spec.params.begin(), spec.params.end());
+    const auto one_cell = std::make_shared<const Layout>(compile(graph_from_edges(1, {}), CompileOptions{}));
+    known[model_key] = models::find_model(spec.name).make(params, one_cell, SimulationOptions{})->gathers_signal();
+  }
+  return known.at(model_key);
+}
+
 namespace {
 
 SourceSpec source_from_label(const std::string& label) {
@@ -521,7 +543,8 @@ int perfmodel_annotate(const Args& args) {
   for (const std::string& label : order) {
     std::vector<pm::Measurement*>& list = by_source[label];
     std::optional<Layout> layout;
-    std::optional<pm::StepShape> sync_shape, colored_shape;
+    std::map<bool, pm::StepShape> sync_shapes;  // by the model's gathers_signal()
+    std::optional<pm::StepShape> colored_shape;
     {
       const Source source = load_source(source_from_label(label));
       if (source.graph.num_vertices() != list[0]->cells)
@@ -541,19 +564,24 @@ int perfmodel_annotate(const Args& args) {
       if (std::abs(bytes - m->bytes_per_cell) > 1e-6 * m->bytes_per_cell)
         throw Error(m->origin + ": " + label + " compiles to " + three_digits(bytes) + " bytes per cell, the row has " +
                     three_digits(m->bytes_per_cell) + " (other layout options?)");
+      const std::uint32_t multiprocessors = m->backend == "cuda" ? m->sm_count : 0;
       if (colored && !colored_shape) {
         const ColorClasses classes = color_classes(*layout, greedy_coloring(*layout, seed));
-        colored_shape = pm::step_shape(*layout, &classes);
+        colored_shape = pm::step_shape(*layout, &classes, pm::gather_path(*layout, false, true, multiprocessors));
       }
-      if (!colored && !sync_shape) sync_shape = pm::step_shape(*layout);
-      const pm::StepShape& shape = colored ? *colored_shape : *sync_shape;
+      const bool signal = !colored && gathers_signal(m->model);
+      if (!colored && !sync_shapes.count(signal))
+        sync_shapes[signal] = pm::step_shape(*layout, nullptr, pm::gather_path(*layout, signal, false, multiprocessors));
+      const pm::StepShape& shape = colored ? *colored_shape : sync_shapes.at(signal);
       m->launches = shape.launches;
       m->depth = shape.depth;
       m->gathers = shape.gathers;
+      m->missed_gathers = shape.missed_gathers;
       ++annotated;
     }
-    std::cout << label << ": " << layout->num_vertices << " cells, depth " << three_digits(sync_shape ? sync_shape->depth : 0)
-              << ", gathers " << three_digits((sync_shape ? *sync_shape : *colored_shape).gathers)
+    const pm::StepShape& first = sync_shapes.empty() ? *colored_shape : sync_shapes.begin()->second;
+    std::cout << label << ": " << layout->num_vertices << " cells, depth " << three_digits(first.depth) << ", gathers "
+              << three_digits(first.gathers) << " (" << three_digits(first.missed_gathers) << " past the L1)"
               << (colored_shape ? ", colored " + std::to_string(colored_shape->launches) + " classes, depth " +
                                       three_digits(colored_shape->depth)
                                 : std::string())

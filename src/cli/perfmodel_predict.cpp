@@ -98,6 +98,7 @@ int perfmodel_predict(const Args& args) {
   base.device = f.machine.device;
   base.cache_bytes = f.machine.cache_bytes;
   const bool colored = update_mode.mode == UpdateMode::colored;
+  const std::uint32_t multiprocessors = gpu ? f.machine.sm_count : 0;  // the L1s a GPU step's gathers go through
 
   // The source: a plain grid from its shape alone; anything else loaded and compiled.
   const SourceSpec requested = source_spec(vm, &info);
@@ -118,6 +119,18 @@ int perfmodel_predict(const Args& args) {
     // A step's depth: every slice of a grid is as wide as its stencil (boundary slots included).
     base.launches = 1;
     base.depth = double(grid->stencil.size());
+    // Its gathers: of a slab of the grid, whole along the fastest axes, of about 2^20 cells.
+    GridSpec sample = *grid;
+    for (int a = sample.dims - 1; a > 0 && sample.cell_count() > (1u << 20); --a)
+      sample.size[a] = std::max<std::int64_t>(1, sample.size[a] / std::max<std::int64_t>(1, std::int64_t(sample.cell_count() >> 20)));
+    const Layout sampled = compile(build_grid_graph(sample), compile_opts);
+    std::optional<ColorClasses> classes;
+    if (colored) classes = color_classes(sampled, greedy_coloring(sampled, seed));
+    const pm::StepShape gathers =
+        pm::step_shape(sampled, classes ? &*classes : nullptr,
+                       pm::gather_path(sampled, gathers_signal(base.model), colored, multiprocessors));
+    base.gathers = gathers.gathers;
+    base.missed_gathers = gathers.missed_gathers;
     if (colored) {  // the classes of a grid's coloring hardly depend on its size: color a corner of it
       GridSpec sample = *grid;
       for (int a = 0; a < sample.dims; ++a) sample.size[a] = std::min<std::int64_t>(sample.size[a], 64);
@@ -132,13 +145,16 @@ int perfmodel_predict(const Args& args) {
     const Layout layout = compile(g, compile_opts);
     stored = double(layout.neighbors.size()) / double(base.cells);
     description = loaded->description;
-    pm::StepShape shape = pm::step_shape(layout);
+    pm::StepShape shape =
+        pm::step_shape(layout, nullptr, pm::gather_path(layout, gathers_signal(base.model), false, multiprocessors));
     if (colored) {
       const ColorClasses classes = color_classes(layout, greedy_coloring(layout, seed));
-      shape = pm::step_shape(layout, &classes);
+      shape = pm::step_shape(layout, &classes, pm::gather_path(layout, false, true, multiprocessors));
     }
     base.launches = shape.launches;
     base.depth = shape.depth;
+    base.gathers = shape.gathers;
+    base.missed_gathers = shape.missed_gathers;
   }
   base.bytes_per_cell = 2 * base.state_bytes + 4 * stored + (colored ? 4 : 0);
   if (colored) base.exchanges = base.launches;  // a partitioned colored step exchanges after each class

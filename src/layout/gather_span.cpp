@@ -27,4 +27,9 @@ std::uint64_t median_gather_span(const Layout& L) {
   return spans[spans.size() / 2];
 }
 
+bool gathers_scattered(const Layout& L) {
+  return L.num_vertices >= kPackedSignalMinimumVertices &&
+         median_gather_span(L) >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, L.num_cells() / 4);
+}
+
 }  // namespace cellgraph

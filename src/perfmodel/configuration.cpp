@@ -2,7 +2,9 @@
 // graph compiles to, the split of a grid into slabs (without building the grid), and the
 // model specs of a sweep.
 #include <algorithm>
+#include <list>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "cellgraph/error.hpp"
@@ -29,56 +31,156 @@ double walk_depth(const Layout& L, std::uint32_t v) {
   return double(L.slice_width[v / kSliceWidth]);
 }
 
-// Distinct 32-byte sectors of a one-byte state among `cells`.
-std::uint32_t distinct_sectors(std::vector<std::uint32_t>& cells) {
-  for (std::uint32_t& c : cells) c >>= 5;
-  std::sort(cells.begin(), cells.end());
-  return std::uint32_t(std::unique(cells.begin(), cells.end()) - cells.begin());
+// A multiprocessor's L1 as the model sees it: sectors, least recently used out.
+class SectorCache {
+ public:
+  explicit SectorCache(std::size_t bytes) : capacity_(std::max<std::size_t>(1, bytes / 32)) {}
+  bool hit(std::uint32_t sector) {
+    const auto found = where_.find(sector);
+    if (found != where_.end()) {
+      order_.splice(order_.begin(), order_, found->second);
+      return true;
+    }
+    order_.push_front(sector);
+    where_[sector] = order_.begin();
+    if (order_.size() > capacity_) {
+      where_.erase(order_.back());
+      order_.pop_back();
+    }
+    return false;
+  }
+
+ private:
+  std::size_t capacity_;
+  std::list<std::uint32_t> order_;
+  std::unordered_map<std::uint32_t, std::list<std::uint32_t>::iterator> where_;
+};
+
+// Sectors and L1 misses of neighbor reads, summed over cells.
+struct GatherCount {
+  double sectors = 0, missed = 0, cells = 0;
+};
+
+// The reads of a launch over `vertices` (ordinary ones, in the order the sweep deals them to
+// threads): warps of 32, blocks of 512, dealt round-robin over the
+// multiprocessors. Sectors over a sample of about 2^14 warps; misses over the blocks of one
+// multiprocessor (at most 2^10 of them), each warp reading its lanes' list position k together.
+void count_ordinary(const Layout& L, const std::vector<std::uint32_t>& vertices, const GatherPath& path, GatherCount& c) {
+  constexpr std::uint32_t kBlockVertices = std::uint32_t(kWaveVerticesPerBlock);  // a sweep block's
+  constexpr std::uint32_t kBlockWarps = kBlockVertices / kWarpSize;
+  const unsigned shift = path.packed_signals ? 8 : 5;  // 32 bytes: 32 one-byte states, 256 signal bits
+  const std::uint32_t* nb = L.neighbors.data();
+  const std::uint32_t warps = std::uint32_t((vertices.size() + kWarpSize - 1) / kWarpSize);
+  std::vector<std::uint32_t> read;
+  auto reads_at = [&](std::uint32_t w, std::uint32_t k) {  // lanes of warp w at list position k
+    read.clear();
+    for (std::uint32_t i = w * kWarpSize; i < std::min<std::size_t>(vertices.size(), (w + 1) * kWarpSize); ++i) {
+      const std::uint32_t v = vertices[i], slice = v / kSliceWidth;
+      if (k >= L.slice_width[slice]) continue;
+      const std::uint32_t cell = nb[L.slice_begin[slice] + std::uint64_t(k) * kSliceWidth + v % kSliceWidth];
+      if (cell < L.null_cell()) read.push_back(cell >> shift);  // not padding nor the boundary cell
+    }
+  };
+  auto width = [&](std::uint32_t w) {
+    std::uint32_t widest = 0;
+    for (std::uint32_t i = w * kWarpSize; i < std::min<std::size_t>(vertices.size(), (w + 1) * kWarpSize); ++i)
+      widest = std::max(widest, L.slice_width[vertices[i] / kSliceWidth]);
+    return widest;
+  };
+  const std::uint32_t stride = std::max(1u, warps >> 14);
+  double sampled_sectors = 0, sampled_cells = 0;
+  for (std::uint32_t w = 0; w < warps; w += stride) {
+    for (std::uint32_t k = 0, n = width(w); k < n; ++k) {
+      reads_at(w, k);
+      std::sort(read.begin(), read.end());
+      sampled_sectors += double(std::unique(read.begin(), read.end()) - read.begin());
+    }
+    sampled_cells += double(std::min<std::size_t>(vertices.size() - std::size_t(w) * kWarpSize, kWarpSize));
+  }
+  if (sampled_cells > 0) c.sectors += sampled_sectors / sampled_cells * double(vertices.size());
+  if (path.multiprocessors == 0) return;
+  SectorCache l1(path.l1_bytes);
+  const std::uint32_t blocks = (warps + kBlockWarps - 1) / kBlockWarps;
+  double missed = 0, cells = 0;
+  for (std::uint32_t b = 0, n = 0; b < blocks && n < (1u << 10); b += path.multiprocessors, ++n) {
+    const std::uint32_t w0 = b * kBlockWarps, w1 = std::min(warps, w0 + kBlockWarps);
+    std::uint32_t widest = 0;
+    for (std::uint32_t w = w0; w < w1; ++w) widest = std::max(widest, width(w));
+    for (std::uint32_t k = 0; k < widest; ++k)
+      for (std::uint32_t w = w0; w < w1; ++w) {
+        reads_at(w, k);
+        for (std::uint32_t sector : read) missed += !l1.hit(sector);
+      }
+    cells += double(std::min<std::size_t>(vertices.size() - std::size_t(w0) * kWarpSize, kBlockVertices));
+  }
+  if (cells > 0) c.missed += missed / cells * double(vertices.size());
 }
 
-// Sectors per cell over about 2^14 ordinary slices and 2^14 hubs spread over the layout: a
-// slice's lanes read position k together; a hub's warp reads 32 positions of its list at once.
-double gather_sectors_per_cell(const Layout& L) {
+// A hub's warp (or a giant's block, in warp-wide loads) reads 32 entries of its row at once,
+// all of them misses: rows are read once, from anywhere in the state.
+void count_hubs(const Layout& L, const std::vector<std::uint32_t>& hubs, const GatherPath& path, GatherCount& c) {
+  const unsigned shift = path.packed_signals ? 8 : 5;
   const std::uint32_t* nb = L.neighbors.data();
-  double sectors = 0, cells = 0;
   std::vector<std::uint32_t> read;
-  const std::uint32_t hubs = L.num_hub_vertices();
-  for (std::uint32_t v = 0; v < hubs; v += std::max(1u, hubs >> 14)) {
+  for (std::uint32_t v : hubs) {
     for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
-      read.assign(nb + at, nb + std::min<std::uint64_t>(at + kWarpSize, L.hub_row_begin[v + 1]));
-      sectors += distinct_sectors(read);
+      read.clear();
+      for (std::uint64_t i = at; i < std::min<std::uint64_t>(at + kWarpSize, L.hub_row_begin[v + 1]); ++i)
+        if (nb[i] < L.null_cell()) read.push_back(nb[i] >> shift);
+      std::sort(read.begin(), read.end());
+      const double sectors = double(std::unique(read.begin(), read.end()) - read.begin());
+      c.sectors += sectors;
+      if (path.multiprocessors > 0) c.missed += sectors;
     }
-    cells += 1;
   }
-  const std::uint32_t first = L.num_hub_slices, slices = L.num_slices() - first;
-  for (std::uint32_t i = first; i < L.num_slices(); i += std::max(1u, slices >> 14)) {
-    const std::uint32_t lanes = std::min(kSliceWidth, L.num_vertices - i * kSliceWidth);
-    for (std::uint32_t k = 0; k < L.slice_width[i]; ++k) {
-      read.assign(nb + L.slice_begin[i] + std::uint64_t(k) * kSliceWidth,
-                  nb + L.slice_begin[i] + std::uint64_t(k) * kSliceWidth + lanes);
-      sectors += distinct_sectors(read);
-    }
-    cells += lanes;
-  }
-  return cells > 0 ? sectors / cells : 0.0;
+  c.cells += double(hubs.size());
+}
+
+// The reads of one launch over `vertices` (any order; hubs first in the layout's numbering).
+void count_launch(const Layout& L, const std::vector<std::uint32_t>& vertices, const GatherPath& path, GatherCount& c) {
+  std::vector<std::uint32_t> hubs, ordinary;
+  for (std::uint32_t v : vertices) (v < L.num_hub_vertices() ? hubs : ordinary).push_back(v);
+  count_hubs(L, hubs, path, c);
+  count_ordinary(L, ordinary, path, c);
+  c.cells += double(ordinary.size());
 }
 
 }  // namespace
 
-StepShape step_shape(const Layout& L, const ColorClasses* classes) {
+GatherPath gather_path(const Layout& layout, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
+                       SignalPacking packing) {
+  GatherPath path;
+  path.multiprocessors = multiprocessors;
+  if (gathers_signal && !colored)
+    path.packed_signals = packing == SignalPacking::always ||
+                          (packing == SignalPacking::automatic && gathers_scattered(layout));
+  return path;
+}
+
+StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherPath& gather) {
   StepShape s;
-  s.gathers = gather_sectors_per_cell(L);
+  GatherCount count;
   if (!classes) {
     for (std::uint32_t v = 0; v < L.num_hub_vertices(); ++v) s.depth = std::max(s.depth, walk_depth(L, v));
     for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i) s.depth = std::max(s.depth, double(L.slice_width[i]));
-    return s;
+    std::vector<std::uint32_t> all(L.num_vertices);
+    for (std::uint32_t v = 0; v < L.num_vertices; ++v) all[v] = v;
+    count_launch(L, all, gather, count);
+  } else {
+    s.launches = std::max(1u, classes->count());
+    for (std::uint32_t c = 0; c < classes->count(); ++c) {
+      double deepest = 0;
+      for (std::uint32_t i = classes->begin[c]; i < classes->begin[c + 1]; ++i)
+        deepest = std::max(deepest, walk_depth(L, classes->vertices[i]));
+      s.depth += deepest;
+      count_launch(L, std::vector<std::uint32_t>(classes->vertices.begin() + classes->begin[c],
+                                                 classes->vertices.begin() + classes->begin[c + 1]),
+                   gather, count);
+    }
   }
-  s.launches = std::max(1u, classes->count());
-  for (std::uint32_t c = 0; c < classes->count(); ++c) {
-    double deepest = 0;
-    for (std::uint32_t i = classes->begin[c]; i < classes->begin[c + 1]; ++i)
-      deepest = std::max(deepest, walk_depth(L, classes->vertices[i]));
-    s.depth += deepest;
+  if (count.cells > 0) {
+    s.gathers = count.sectors / count.cells;
+    s.missed_gathers = count.missed / count.cells;
   }
   return s;
 }

@@ -116,6 +116,9 @@ const std::vector<Column>& columns() {
        [](Measurement& m, const std::string& f) { m.depth = f.empty() ? 0 : real(f, true); }, true},
       {"gathers", [](const Measurement& m) { return m.gathers > 0 ? format_number(m.gathers) : std::string(); },
        [](Measurement& m, const std::string& f) { m.gathers = f.empty() ? 0 : real(f, true); }, true},
+      {"missed_gathers",
+       [](const Measurement& m) { return m.missed_gathers > 0 ? format_number(m.missed_gathers) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.missed_gathers = f.empty() ? 0 : real(f, true); }, true},
   };
   return table;
 }

@@ -46,13 +46,18 @@ double class_work(const Measurement& m, View v, const Shape& s) {
   return m.launches > 1 ? double(m.launches) * work(m, v, s) : 0.0;
 }
 
-// Sectors of neighbor state a step's reads touch: gathers per cell x cells (at least the floor's).
-double gathered(const Measurement& m, const Shape& s) { return m.gathers * work_cells(m, s.saturation_cells); }
+// Sectors of neighbor state a step's reads touch: gathers per cell x cells, and of those the
+// ones read past the L1. The cells themselves, not the saturation floor's: the floor prices the
+// latency too few loads in flight leave uncovered, while a sector is a transfer whatever the
+// size (counted at the floor, the sectors of copter2, 55,476 cells, were priced 2.4 times over:
+// +58% on an H200).
+double gathered(const Measurement& m) { return m.gathers * cells(m); }
+double missed(const Measurement& m) { return m.missed_gathers * cells(m); }
 
 double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
   return c.launch * launches(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
          c.per_cell * work_cells(m, s.saturation_cells) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) +
-         c.per_class_work * class_work(m, v, s) + c.per_gather * gathered(m, s);
+         c.per_class_work * class_work(m, v, s) + c.per_gather * gathered(m) + c.per_missed_gather * missed(m);
 }
 
 using Rows = std::vector<const Measurement*>;
@@ -74,13 +79,13 @@ double rms_rel(const ComputeConstants& c, const Rows& rows, View v, const Shape&
 }
 
 // T = launch * launches [+ per_depth * depth] [+ per_wave * waves] [+ per_cell * cells] +
-// per_work * work [+ per_gather * gathered], with a per-work cost of its own inside the cache
+// per_work * work [+ per_gather * gathered + per_missed_gather * missed], with a per-work cost of its own inside the cache
 // when `split`. Columns in that order: of two the rows cannot tell apart, the earlier is kept
 // (a depth that does not vary within the group goes to the launch, as do the waves of rows of
 // one wave each, and gathers in proportion to the work go to the work). The depth and gather
 // columns only where every row records them; the waves only with a wave shape.
-ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool gathers, bool classes,
-                                  const Shape& s) {
+ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool gathers, bool misses,
+                                  bool classes, const Shape& s) {
   const bool two_term = v == View::two_term;
   std::vector<std::vector<double>> a;
   std::vector<double> b;
@@ -93,7 +98,8 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
     if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
     else columns.push_back(w / t);
     if (classes) columns.push_back(class_work(*m, v, s) / t);
-    if (gathers) columns.push_back(gathered(*m, s) / t);
+    if (gathers) columns.push_back(gathered(*m) / t);
+    if (misses) columns.push_back(missed(*m) / t);
     a.push_back(std::move(columns));
     b.push_back(1);
   }
@@ -108,6 +114,7 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
   c.per_work_cache = split ? x[j++] : c.per_work;
   if (classes) c.per_class_work = x[j++];
   if (gathers) c.per_gather = x[j++];
+  if (misses) c.per_missed_gather = x[j++];
   c.cache_fitted = split;
   c.rms_rel = rms_rel(c, rows, v, s);
   return c;
@@ -118,16 +125,16 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
 // fit without it.
 ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options, const Shape& s) {
   std::size_t inside = 0;
-  bool depth = options.depth, gathers = options.gathers;
+  bool depth = options.depth, gathers = options.gathers, misses = options.missed_gathers;
   bool classes = false;
   for (const Measurement* m : rows) {
     inside += in_cache(*m), classes = classes || m->launches > 1;
-    depth = depth && m->depth > 0, gathers = gathers && m->gathers > 0;
+    depth = depth && m->depth > 0, gathers = gathers && m->gathers > 0, misses = misses && m->missed_gathers > 0;
   }
   const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
-  const ComputeConstants one = fit_compute_with(rows, v, false, depth, gathers, classes, s);
+  const ComputeConstants one = fit_compute_with(rows, v, false, depth, gathers, misses, classes, s);
   if (!can_split) return one;
-  const ComputeConstants two = fit_compute_with(rows, v, true, depth, gathers, classes, s);
+  const ComputeConstants two = fit_compute_with(rows, v, true, depth, gathers, misses, classes, s);
   if (options.cache_regime == CacheRegime::always) return two;
   return two.rms_rel * two.rms_rel < 0.9 * one.rms_rel * one.rms_rel - 1e-18 ? two : one;
 }

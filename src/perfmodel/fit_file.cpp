@@ -23,7 +23,8 @@ namespace {
 // Format 4 added wave_cells (top level; 0: no wave term) and per_wave (0 in older files).
 // Format 5 added saturation_cells (top level; 0 in older files: no floor).
 // Format 6 added per_gather (0 in older files).
-constexpr int kFormat = 6;
+// Format 7 added per_missed_gather (0 in older files).
+constexpr int kFormat = 7;
 
 std::string exact(double x) {
   char text[40];
@@ -42,6 +43,7 @@ void write_group(std::ostream& out, const GroupFit& g) {
         << p << "per_cell = " << exact(c.per_cell) << "\n"
         << p << "per_depth = " << exact(c.per_depth) << "\n"
         << p << "per_gather = " << exact(c.per_gather) << "\n"
+        << p << "per_missed_gather = " << exact(c.per_missed_gather) << "\n"
         << p << "per_wave = " << exact(c.per_wave) << "\n"
         << p << "per_class_work = " << exact(c.per_class_work) << "\n"
         << p << "per_work = " << exact(c.per_work) << "\n"
@@ -127,6 +129,7 @@ GroupFit read_group(Section& s, int format) {
     if (format >= 2) c.per_cell = s.number(p + "per_cell");
     if (format >= 3) c.per_depth = s.number(p + "per_depth");
     if (format >= 6) c.per_gather = s.number(p + "per_gather");
+    if (format >= 7) c.per_missed_gather = s.number(p + "per_missed_gather");
     if (format >= 3) c.per_class_work = s.number(p + "per_class_work");
     if (format >= 4) c.per_wave = s.number(p + "per_wave");
     c.per_work = s.number(p + "per_work");
@@ -164,6 +167,7 @@ void write_fit(std::ostream& out, const FittedModel& f) {
          "#   launch * launches + per_depth * depth + per_wave * waves + per_cell * cells + per_work * work\n"
          "#   + per_class_work * launches * work (colored steps of several launches; per_cell: two-term view only)\n"
          "#   + per_gather * gathers * cells (sectors of neighbor state read: gathers per cell, from the layout)\n"
+         "#   + per_missed_gather * missed_gathers * cells (of those, the sectors that miss the L1)\n"
          "#   (+ round_trip * exchanges + latency * messages + seconds_per_byte * halo bytes on several ranks)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"

@@ -65,7 +65,7 @@ std::optional<std::vector<double>> least_squares(const std::vector<std::vector<d
 std::vector<double> nonnegative_least_squares(const std::vector<std::vector<double>>& rows,
                                               const std::vector<double>& b) {
   const std::size_t k = rows.empty() ? 0 : rows[0].size();
-  if (k > 8) throw Error("nonnegative least squares: at most 8 columns");
+  if (k > 10) throw Error("nonnegative least squares: at most 10 columns");  // every subset is tried
   auto residual = [&](const std::vector<double>& x) {
     double s = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -78,8 +78,7 @@ class CudaSimulation final : public Simulation {
                      : color_classes(*layout_, options.colors, options.color_count);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
-    scattered_ = HasSignal<Model>::value && layout_->num_vertices >= kPackedSignalMinimumVertices &&
-                 median_gather_span(*layout_) >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, layout_->num_cells() / 4);
+    scattered_ = HasSignal<Model>::value && gathers_scattered(*layout_);
     if (packs_signals()) signals_ = SignalBits(layout_->state_length());
     resident_bytes_ = resident_state_bytes();
     if (resident_bytes_) {
@@ -105,6 +104,7 @@ class CudaSimulation final : public Simulation {
   }
 
   std::string backend_name() const override { return peer_halo_ ? "cuda (device halo)" : "cuda"; }
+  bool gathers_signal() const override { return HasSignal<Model>::value; }
   const Layout& layout() const override { return *layout_; }
   std::uint32_t num_states() const override { return model_.num_states(); }
   std::uint64_t step() const override { return step_; }

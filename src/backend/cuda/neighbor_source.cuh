@@ -29,14 +29,7 @@ struct SignalNeighbors {
   }
 };
 
-// When the automatic choice packs (measured on an H100, B3/S23, `run --signal-bits off|on`):
-// from 2^20 vertices, as below a step is bound by its launches and packing is one more (4elt
-// -36%, copter2 -15%, rgg 2^20 -11%), and where a slice's gathers span at least 2^20 cells or
-// a quarter of the cells (median_gather_span), as local layouts lose the pack pass and gain
-// nothing (16384^2 grid -3.5%, rgg 2^24 -2.4%; spans of two rows, or of the sort window)
-// while scattered ones gain (R-MAT scale 20 +29%, scale 24 +83%, Erdos-Renyi 2^24 +5%).
-inline constexpr std::uint32_t kPackedSignalMinimumVertices = 1u << 20;
-inline constexpr std::uint64_t kPackedSignalMinimumSpan = std::uint64_t(1) << 20;
+// When the automatic choice packs: gathers_scattered (layout.hpp).
 
 inline constexpr int kPackThreads = 256;
 // Words per warp: each lane has this many state loads in flight before its first ballot (one
