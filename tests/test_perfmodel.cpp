@@ -840,6 +840,20 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   grid.stencil = parse_stencil("moore", 2);
   const pm::StepShape on_grid = pm::step_shape(compile(build_grid_graph(grid)), nullptr, large);
   CHECK(on_grid.missed_gathers < 0.5 * on_grid.gathers);
+  // Hubs read through the L1 too: rows of random cells, 512 sectors, miss once where it holds them.
+  std::vector<std::pair<VertexId, VertexId>> spokes;
+  for (VertexId hub = 0; hub < 64; ++hub)
+    for (VertexId k = 0; k < 400; ++k) spokes.emplace_back(hub, 64 + (hub * 7919 + k * 104729) % ((1u << 14) - 64));
+  CompileOptions o;
+  o.hub_degree = 300;
+  o.giant_degree = 100000;
+  const Layout hubs = compile(graph_from_edges(1u << 14, spokes), o);
+  REQUIRE(hubs.num_hub_vertices() >= 64);
+  pm::GatherPath one = large;  // one multiprocessor, 1024 sectors: the hub launch and the ordinary one miss 512 each at most
+  const double fitting = pm::step_shape(hubs, nullptr, one).missed_gathers * (1u << 14);
+  CHECK(fitting <= 1024);
+  one.l1_bytes = 32 * 32;
+  CHECK(pm::step_shape(hubs, nullptr, one).missed_gathers * (1u << 14) > 10 * fitting);
   // A colored step's warps are 32 vertices of a class, scattered over the slices.
   const ColorClasses classes = color_classes(layout, greedy_coloring(layout, 1));
   const pm::StepShape colored = pm::step_shape(layout, &classes, large);

@@ -371,7 +371,7 @@ std::size_t fastest(const std::vector<Prediction>& predictions);
 // colored step's, 32 vertices of one class (scattered over the slices).
 // missed_gathers: of those sectors, the ones per cell that miss a multiprocessor's L1 (on a
 // GPU: gather.multiprocessors > 0), by simulating the L1 (least recently used, empty at each
-// launch) over the blocks one multiprocessor runs; a hub's sectors all miss.
+// launch) over the blocks (and hubs) one multiprocessor runs.
 struct GatherPath {
   bool packed_signals = false;          // the step gathers packed one-bit signals (gathers_scattered)
   std::uint32_t multiprocessors = 0;    // blocks are dealt round-robin over them; 0: no L1 (a CPU)

@@ -61,10 +61,20 @@ struct GatherCount {
   double sectors = 0, missed = 0, cells = 0;
 };
 
+// The multiprocessors whose L1s are simulated: 8 spread over them (one runs every
+// multiprocessors-th block, and vertices are sorted by degree in windows: one alone would see
+// the windows' same few positions), each over at most kSimulatedBlocks blocks.
+constexpr std::uint32_t kSimulatedBlocks = 256;
+std::vector<std::uint32_t> sampled_multiprocessors(std::uint32_t multiprocessors) {
+  std::vector<std::uint32_t> firsts;
+  for (std::uint32_t j = 0; j < std::min(8u, multiprocessors); ++j) firsts.push_back(j * multiprocessors / std::min(8u, multiprocessors));
+  return firsts;
+}
+
 // The reads of a launch over `vertices` (ordinary ones, in the order the sweep deals them to
-// threads): warps of 32, blocks of 512, dealt round-robin over the
-// multiprocessors. Sectors over a sample of about 2^14 warps; misses over the blocks of one
-// multiprocessor (at most 2^10 of them), each warp reading its lanes' list position k together.
+// threads): warps of 32, blocks of 512, dealt round-robin over the multiprocessors. Sectors
+// over a sample of about 2^14 warps; misses over the blocks of the sampled multiprocessors,
+// each warp reading its lanes' list position k together.
 void count_ordinary(const Layout& L, const std::vector<std::uint32_t>& vertices, const GatherPath& path, GatherCount& c) {
   constexpr std::uint32_t kBlockVertices = std::uint32_t(kWaveVerticesPerBlock);  // a sweep block's
   constexpr std::uint32_t kBlockWarps = kBlockVertices / kWarpSize;
@@ -99,40 +109,60 @@ void count_ordinary(const Layout& L, const std::vector<std::uint32_t>& vertices,
   }
   if (sampled_cells > 0) c.sectors += sampled_sectors / sampled_cells * double(vertices.size());
   if (path.multiprocessors == 0) return;
-  SectorCache l1(path.l1_bytes);
   const std::uint32_t blocks = (warps + kBlockWarps - 1) / kBlockWarps;
   double missed = 0, cells = 0;
-  for (std::uint32_t b = 0, n = 0; b < blocks && n < (1u << 10); b += path.multiprocessors, ++n) {
-    const std::uint32_t w0 = b * kBlockWarps, w1 = std::min(warps, w0 + kBlockWarps);
-    std::uint32_t widest = 0;
-    for (std::uint32_t w = w0; w < w1; ++w) widest = std::max(widest, width(w));
-    for (std::uint32_t k = 0; k < widest; ++k)
-      for (std::uint32_t w = w0; w < w1; ++w) {
-        reads_at(w, k);
-        for (std::uint32_t sector : read) missed += !l1.hit(sector);
-      }
-    cells += double(std::min<std::size_t>(vertices.size() - std::size_t(w0) * kWarpSize, kBlockVertices));
+  for (std::uint32_t first : sampled_multiprocessors(path.multiprocessors)) {
+    SectorCache l1(path.l1_bytes);
+    for (std::uint32_t b = first, n = 0; b < blocks && n < kSimulatedBlocks; b += path.multiprocessors, ++n) {
+      const std::uint32_t w0 = b * kBlockWarps, w1 = std::min(warps, w0 + kBlockWarps);
+      std::uint32_t widest = 0;
+      for (std::uint32_t w = w0; w < w1; ++w) widest = std::max(widest, width(w));
+      for (std::uint32_t k = 0; k < widest; ++k)
+        for (std::uint32_t w = w0; w < w1; ++w) {
+          reads_at(w, k);
+          for (std::uint32_t sector : read) missed += !l1.hit(sector);
+        }
+      cells += double(std::min<std::size_t>(vertices.size() - std::size_t(w0) * kWarpSize, kBlockVertices));
+    }
   }
   if (cells > 0) c.missed += missed / cells * double(vertices.size());
 }
 
-// A hub's warp (or a giant's block, in warp-wide loads) reads 32 entries of its row at once,
-// all of them misses: rows are read once, from anywhere in the state.
+// A hub's warp (or a giant's block, in warp-wide loads) reads 32 entries of its row at once.
+// Misses: the hubs the sampled multiprocessors run (every multiprocessors-th, a warp each, from
+// an empty L1: the hub kernel is a launch of its own), each reading its row in order.
 void count_hubs(const Layout& L, const std::vector<std::uint32_t>& hubs, const GatherPath& path, GatherCount& c) {
   const unsigned shift = path.packed_signals ? 8 : 5;
   const std::uint32_t* nb = L.neighbors.data();
   std::vector<std::uint32_t> read;
+  auto reads_at = [&](std::uint32_t v, std::uint64_t at) {  // a warp's load of 32 entries from at
+    read.clear();
+    for (std::uint64_t i = at; i < std::min<std::uint64_t>(at + kWarpSize, L.hub_row_begin[v + 1]); ++i)
+      if (nb[i] < L.null_cell()) read.push_back(nb[i] >> shift);
+  };
+  double entries = 0;
   for (std::uint32_t v : hubs) {
     for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
-      read.clear();
-      for (std::uint64_t i = at; i < std::min<std::uint64_t>(at + kWarpSize, L.hub_row_begin[v + 1]); ++i)
-        if (nb[i] < L.null_cell()) read.push_back(nb[i] >> shift);
+      reads_at(v, at);
       std::sort(read.begin(), read.end());
-      const double sectors = double(std::unique(read.begin(), read.end()) - read.begin());
-      c.sectors += sectors;
-      if (path.multiprocessors > 0) c.missed += sectors;
+      c.sectors += double(std::unique(read.begin(), read.end()) - read.begin());
     }
+    entries += double(L.hub_row_begin[v + 1] - L.hub_row_begin[v]);
   }
+  double missed = 0, simulated = 0;  // entries of the simulated hubs
+  if (path.multiprocessors > 0)
+    for (std::uint32_t first : sampled_multiprocessors(path.multiprocessors)) {
+      SectorCache l1(path.l1_bytes);
+      for (std::size_t h = first; h < hubs.size(); h += path.multiprocessors) {
+        const std::uint32_t v = hubs[h];
+        for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
+          reads_at(v, at);
+          for (std::uint32_t sector : read) missed += !l1.hit(sector);
+        }
+        simulated += double(L.hub_row_begin[v + 1] - L.hub_row_begin[v]);
+      }
+    }
+  if (simulated > 0) c.missed += missed / simulated * entries;  // rows differ: per entry
   c.cells += double(hubs.size());
 }
 
