@@ -119,10 +119,13 @@ int perfmodel_predict(const Args& args) {
     // A step's depth: every slice of a grid is as wide as its stencil (boundary slots included).
     base.launches = 1;
     base.depth = double(grid->stencil.size());
-    // Its gathers: of a slab of the grid, whole along the fastest axes, of about 2^20 cells.
+    // Its gathers: of a slab of the grid, whole along the fastest axis, of about 2^20 cells and
+    // at least 8 cells along the others (a plane alone would read itself across the cut).
     GridSpec sample = *grid;
-    for (int a = sample.dims - 1; a > 0 && sample.cell_count() > (1u << 20); --a)
-      sample.size[a] = std::max<std::int64_t>(1, sample.size[a] / std::max<std::int64_t>(1, std::int64_t(sample.cell_count() >> 20)));
+    for (int a = sample.dims - 1; a > 0 && sample.cell_count() > (1u << 20); --a) {
+      const std::int64_t over = std::max<std::int64_t>(1, std::int64_t(sample.cell_count() >> 20));
+      sample.size[a] = std::max(std::min<std::int64_t>(8, sample.size[a]), sample.size[a] / over);
+    }
     const Layout sampled = compile(build_grid_graph(sample), compile_opts);
     std::optional<ColorClasses> classes;
     if (colored) classes = color_classes(sampled, greedy_coloring(sampled, seed));

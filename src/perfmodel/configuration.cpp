@@ -66,8 +66,9 @@ struct GatherCount {
 // the windows' same few positions), each over at most kSimulatedBlocks blocks.
 constexpr std::uint32_t kSimulatedBlocks = 256;
 std::vector<std::uint32_t> sampled_multiprocessors(std::uint32_t multiprocessors) {
+  const std::uint32_t sampled = std::min(8u, multiprocessors);
   std::vector<std::uint32_t> firsts;
-  for (std::uint32_t j = 0; j < std::min(8u, multiprocessors); ++j) firsts.push_back(j * multiprocessors / std::min(8u, multiprocessors));
+  for (std::uint32_t j = 0; j < sampled; ++j) firsts.push_back(j * multiprocessors / sampled);
   return firsts;
 }
 
