@@ -867,6 +867,7 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   CHECK(pm::gather_path(big, true, false, 132).multiprocessors == 132);
   CHECK_FALSE(pm::gather_path(big, true, true, 132).packed_signals);
   CHECK_FALSE(pm::gather_path(big, false, false, 132).packed_signals);
+  CHECK_FALSE(pm::gather_path(big, true, false, 0).packed_signals);  // a CPU
   CHECK_FALSE(pm::gather_path(big, true, false, 132, SignalPacking::never).packed_signals);
   CHECK(pm::gather_path(layout, true, false, 132, SignalPacking::always).packed_signals);
 }

@@ -182,7 +182,7 @@ GatherPath gather_path(const Layout& layout, bool gathers_signal, bool colored, 
                        SignalPacking packing) {
   GatherPath path;
   path.multiprocessors = multiprocessors;
-  if (gathers_signal && !colored)
+  if (gathers_signal && !colored && multiprocessors > 0)  // the CPU backend reads state bytes
     path.packed_signals = packing == SignalPacking::always ||
                           (packing == SignalPacking::automatic && gathers_scattered(layout));
   return path;
