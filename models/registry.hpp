@@ -42,6 +42,11 @@ struct ModelInfo {
   // Grid runs that name no --neighborhood or --boundary get these (cloud: "cloud", "open");
   // empty: the command's own defaults.
   std::string grid_neighborhood, grid_boundary;
+  // Whether the model gathers over a one-bit signal (HasSignal, model.hpp), which the CUDA
+  // backend may pack 32 cells to a word (gathers_scattered, layout.hpp): the performance model
+  // prices a step by what its gathers read. model_info<>() sets it; an entry written by hand
+  // sets it from HasSignal of its struct.
+  bool gathers_signal = false;
 };
 
 // Adds a model to the registry; returns true so that a model file can call it from the

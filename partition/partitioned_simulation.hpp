@@ -19,7 +19,6 @@ class PartitionedSimulation final : public Simulation {
                         std::uint32_t parts);
 
   std::string backend_name() const override;
-  bool gathers_signal() const override { return part_->gathers_signal(); }
   const Layout& layout() const override { return part_->layout(); }
   std::uint32_t num_states() const override { return part_->num_states(); }
   void advance(std::uint64_t steps) override { part_->advance(steps); }

@@ -21,6 +21,7 @@
 #include "cellgraph/partition.hpp"
 #include "cellgraph/perfmodel.hpp"
 #include "cellgraph/source/generators.hpp"
+#include "models/registry.hpp"
 #include "cli_run.hpp"
 #include "data_path.hpp"
 #include "scratch.hpp"
@@ -859,17 +860,27 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   const pm::StepShape colored = pm::step_shape(layout, &classes, large);
   CHECK(colored.launches == classes.count());
   CHECK(colored.gathers > 0.9 * mean_degree(random));
+  // Each class's launch starts from an empty L1: more misses than one synchronous launch.
+  CHECK(colored.missed_gathers > 2 * pm::step_shape(layout, nullptr, large).missed_gathers);
   // The CUDA backend packs signals on large scattered layouts, never for colored steps or
   // models without a signal, always or never as asked.
-  CHECK_FALSE(pm::gather_path(layout, true, false, 132).packed_signals);  // 2^14 vertices: too few
+  CHECK_FALSE(gathers_scattered(layout));  // 2^14 vertices: too few
   const Layout big = compile(erdos_renyi_graph(1u << 20, 2, 1));
-  CHECK(pm::gather_path(big, true, false, 132).packed_signals);
-  CHECK(pm::gather_path(big, true, false, 132).multiprocessors == 132);
-  CHECK_FALSE(pm::gather_path(big, true, true, 132).packed_signals);
-  CHECK_FALSE(pm::gather_path(big, false, false, 132).packed_signals);
-  CHECK_FALSE(pm::gather_path(big, true, false, 0).packed_signals);  // a CPU
-  CHECK_FALSE(pm::gather_path(big, true, false, 132, SignalPacking::never).packed_signals);
-  CHECK(pm::gather_path(layout, true, false, 132, SignalPacking::always).packed_signals);
+  CHECK(gathers_scattered(big));
+  CHECK_FALSE(gathers_scattered(big.num_vertices, big.num_cells(), 1000));  // a local layout's span
+  CHECK(pm::gather_path(true, true, false, 132).packed_signals);
+  CHECK(pm::gather_path(true, true, false, 132).multiprocessors == 132);
+  CHECK_FALSE(pm::gather_path(false, true, false, 132).packed_signals);
+  CHECK_FALSE(pm::gather_path(true, true, true, 132).packed_signals);
+  CHECK_FALSE(pm::gather_path(true, false, false, 132).packed_signals);
+  CHECK_FALSE(pm::gather_path(true, true, false, 0).packed_signals);  // a CPU
+  CHECK_FALSE(pm::gather_path(true, true, false, 132, SignalPacking::never).packed_signals);
+  CHECK(pm::gather_path(false, true, false, 132, SignalPacking::always).packed_signals);
+  // The registry says which models gather a signal.
+  CHECK(models::find_model("lifelike").gathers_signal);
+  CHECK(models::find_model("sir").gathers_signal);
+  CHECK(models::find_model("ising").gathers_signal);
+  CHECK_FALSE(models::find_model("golly").gathers_signal);
 }
 
 TEST_CASE("perfmodel: the gather term recovers a cost per sector of neighbor state read") {

@@ -111,6 +111,8 @@ std::uint64_t median_gather_span(const Layout& L);
 inline constexpr std::uint32_t kPackedSignalMinimumVertices = 1u << 20;
 inline constexpr std::uint64_t kPackedSignalMinimumSpan = std::uint64_t(1) << 20;
 bool gathers_scattered(const Layout& L);
+// The same rule from a layout's vertices and cells and its median gather span.
+bool gathers_scattered(std::uint64_t vertices, std::uint64_t cells, std::uint64_t median_span);
 
 // Calls visit(cell, slot) for each entry of vertex v's list, in list order: row-major for
 // hubs, column-major otherwise.

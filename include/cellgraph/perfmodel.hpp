@@ -371,12 +371,14 @@ std::size_t fastest(const std::vector<Prediction>& predictions);
 // colored step's, 32 vertices of one class (scattered over the slices).
 // missed_gathers: of those sectors, the ones per cell that miss a multiprocessor's L1 (on a
 // GPU: gather.multiprocessors > 0), by simulating the L1 (least recently used, empty at each
-// launch) over the blocks (and hubs) one multiprocessor runs.
+// launch) over the blocks (and hub blocks) that 8 multiprocessors spread over the GPU's run. The
+// simulated L1 keeps sectors; the hardware allocates 128-byte lines, so scattered reads fit
+// fewer than simulated. A partitioned step's two sweeps (sent vertices, interior) count as one.
 struct GatherPath {
   bool packed_signals = false;          // the step gathers packed one-bit signals (gathers_scattered)
   std::uint32_t multiprocessors = 0;    // blocks are dealt round-robin over them; 0: no L1 (a CPU)
   std::size_t l1_bytes = kL1Bytes;
-  // Hopper's L1 (and shared memory, which the sweeps do not use) per multiprocessor.
+  // Hopper's L1 with its shared memory, of which the sweeps use little, per multiprocessor.
   static constexpr std::size_t kL1Bytes = 256 << 10;
 };
 struct StepShape {
@@ -386,8 +388,9 @@ struct StepShape {
   double missed_gathers = 0;
 };
 StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr, const GatherPath& gather = {});
-// The gather path of a step as the CUDA backend takes it (a CPU step: bytes, no L1 simulated).
-GatherPath gather_path(const Layout& layout, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
+// The gather path of a step as the CUDA backend takes it, on a layout whose gathers are
+// `scattered` (gathers_scattered) or not; a CPU step (multiprocessors 0): bytes, no L1.
+GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
                        SignalPacking packing = SignalPacking::automatic);
 
 // ---------------------------------------------------------------------------------------------

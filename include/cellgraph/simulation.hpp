@@ -62,10 +62,6 @@ class Simulation {
  public:
   virtual ~Simulation() = default;
   virtual std::string backend_name() const = 0;
-  // Whether the model gathers over a one-bit signal (model.hpp), which the CUDA backend may
-  // pack 32 cells to a word (gathers_scattered, layout.hpp): the performance model prices a
-  // step by what its gathers read.
-  virtual bool gathers_signal() const { return false; }
   virtual const Layout& layout() const = 0;
   // States of variable 0 (0 when it is not discrete), for censuses and images.
   virtual std::uint32_t num_states() const = 0;

@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "  fit       fit per-cell cost, launch overhead, exchange latency and bandwidth to timings CSVs\n"
     "  validate  fit on some rows, predict the rows held out, pass or fail against a tolerance\n"
     "  predict   a run's time per step and in all, per GPU count, and the best count\n"
-    "  annotate  add the launches, depth and gathers columns to timings measured without them (rebuilds each source)\n";
+    "  annotate  add the launches, depth and gather columns to timings measured without them (rebuilds each source)\n";
 
 // A figure, or "-" where it is undefined (a correlation of one row).
 std::string figure(double x, int digits = 3) {
@@ -305,7 +305,7 @@ po::options_description fit_options(const char* caption) {
       "split lowering a group's squared error by 10% or more) or always (where two rows lie each side)")(
       "no-cache-regime", po::bool_switch(), "the same as --cache-regime off: one cost whatever the working set (the paper's model)")(
       "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
-      "no-gathers", po::bool_switch(), "leave the gather term out (the sectors of neighbor state a step reads; for comparison)")(
+      "no-gathers", po::bool_switch(), "leave the gather terms out (the sectors of neighbor state a step reads, and those past the L1; for comparison)")(
       "no-missed-gathers", po::bool_switch(), "leave the L1 miss term out (the sectors of it read past the L1; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
@@ -326,7 +326,7 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
   }
   options.depth = !vm["no-depth"].as<bool>();
   options.gathers = !vm["no-gathers"].as<bool>();
-  options.missed_gathers = !vm["no-missed-gathers"].as<bool>();
+  options.missed_gathers = options.gathers && !vm["no-missed-gathers"].as<bool>();
   if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
   if (vm.count("saturation-blocks-per-sm")) {
     options.saturation_blocks_per_sm = vm["saturation-blocks-per-sm"].as<double>();

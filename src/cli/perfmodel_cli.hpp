@@ -12,7 +12,7 @@ int perfmodel_predict(const Args& args);
 int perfmodel_annotate(const Args& args);
 
 // Whether a model (name[:key=value...], as CSVs and fits name it) gathers over a one-bit
-// signal (Simulation::gathers_signal): the gather path of its GPU steps depends on it.
+// signal (ModelInfo::gathers_signal): the gather path of its GPU steps depends on it.
 bool gathers_signal(const std::string& model_key);
 
 // Parses a subcommand's options, its positional arguments (if `positional` names an option)

@@ -373,7 +373,7 @@ int perfmodel_measure(const Args& args) {
       shape.missed_gathers = mpi::max(shape.missed_gathers);
       return shape;
     };
-    std::map<bool, pm::StepShape> sync_shapes;  // by Simulation::gathers_signal()
+    std::map<bool, pm::StepShape> sync_shapes;  // by ModelInfo::gathers_signal
     std::optional<pm::StepShape> colored_shape;
 
     for (const SweepModel& m : sweep) {
@@ -403,14 +403,14 @@ int perfmodel_measure(const Args& args) {
           for (std::uint32_t v = 0; v < layout->num_vertices; ++v) local[v] = coloring[layout->local_to_user[v]];
         }
         const ColorClasses classes = color_classes(*layout, local, ranks == 1 ? 0 : colors);
-        colored_shape = busiest(pm::step_shape(*layout, &classes, pm::gather_path(*layout, false, true, multiprocessors)));
+        colored_shape = busiest(pm::step_shape(*layout, &classes, pm::gather_path(false, false, true, multiprocessors)));
       }
       std::unique_ptr<Simulation> sim = ranks == 1 ? m.info->make(m.params, layout, o)
                                                    : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
-      const bool signal = sim->gathers_signal();
+      const bool signal = m.info->gathers_signal;
       if (!colored && !sync_shapes.count(signal))
         sync_shapes[signal] = busiest(pm::step_shape(
-            *layout, nullptr, pm::gather_path(*layout, signal, false, multiprocessors, o.signal_packing)));
+            *layout, nullptr, pm::gather_path(gathers_scattered(*layout), signal, false, multiprocessors, o.signal_packing)));
       if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, initial, options.seed), 0);
       else sim->set_states(initial);
       const std::string key = m.spec.key();
@@ -462,8 +462,9 @@ int perfmodel_measure(const Args& args) {
 
 }  // namespace cellgraph::cli
 
-// cellgraph perfmodel annotate: the launches, depth and gathers columns of timings measured before
-// `measure` recorded them, reconstructed as `measure` computes them. A row's source label names
+// cellgraph perfmodel annotate: the launches, depth and gather columns of timings measured before
+// `measure` recorded them (or by an older model), reconstructed as `measure` computes them (the
+// signal packing taken as automatic: the CSV does not record --signal-bits). A row's source label names
 // what `measure` built (grid:DIMSxDIMS:NEIGHBORHOOD periodic, a generator with its fixed seed,
 // a file), so its layout is compiled again with the given layout options and its coloring
 // taken with --seed (measure's default 1); each source is checked against the row's cells and
@@ -471,17 +472,8 @@ int perfmodel_measure(const Args& args) {
 // are (their parts would need METIS again).
 namespace cellgraph::cli {
 
-// Whether a CSV row's model (name[:key=value...]) gathers over a one-bit signal: asked of a CPU
-// simulation of it on one cell.
 bool gathers_signal(const std::string& model_key) {
-  static std::map<std::string, bool> known;
-  if (!known.count(model_key)) {
-    const pm::ModelSpec spec = pm::parse_model_spec(model_key);
-    const models::Params params(spec.params.begin(), spec.params.end());
-    const auto one_cell = std::make_shared<const Layout>(compile(graph_from_edges(1, {}), CompileOptions{}));
-    known[model_key] = models::find_model(spec.name).make(params, one_cell, SimulationOptions{})->gathers_signal();
-  }
-  return known.at(model_key);
+  return models::find_model(pm::parse_model_spec(model_key).name).gathers_signal;
 }
 
 namespace {
@@ -515,7 +507,7 @@ int perfmodel_annotate(const Args& args) {
   po::options_description d("cellgraph perfmodel annotate");
   d.add_options()("help,h", "show this help")(
       "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
-      "out", po::value<std::string>(), "the CSV to write, every one-rank row with launches, depth and gathers (required)")(
+      "out", po::value<std::string>(), "the CSV to write, every one-rank row with launches, depth, gathers and missed gathers (required)")(
       "seed", unsigned_value<std::uint64_t>(1), "the seed the timings were measured with (colored updates: the coloring)");
   d.add(layout_options());
   po::variables_map vm;
@@ -543,8 +535,10 @@ int perfmodel_annotate(const Args& args) {
   for (const std::string& label : order) {
     std::vector<pm::Measurement*>& list = by_source[label];
     std::optional<Layout> layout;
-    std::map<bool, pm::StepShape> sync_shapes;  // by the model's gathers_signal()
-    std::optional<pm::StepShape> colored_shape;
+    std::optional<ColorClasses> classes;
+    // By the gather path's inputs: the model's signal and the row's multiprocessors (0: a CPU).
+    std::map<std::pair<bool, std::uint32_t>, pm::StepShape> sync_shapes;
+    std::map<std::uint32_t, pm::StepShape> colored_shapes;
     {
       const Source source = load_source(source_from_label(label));
       if (source.graph.num_vertices() != list[0]->cells)
@@ -565,26 +559,28 @@ int perfmodel_annotate(const Args& args) {
         throw Error(m->origin + ": " + label + " compiles to " + three_digits(bytes) + " bytes per cell, the row has " +
                     three_digits(m->bytes_per_cell) + " (other layout options?)");
       const std::uint32_t multiprocessors = m->backend == "cuda" ? m->sm_count : 0;
-      if (colored && !colored_shape) {
-        const ColorClasses classes = color_classes(*layout, greedy_coloring(*layout, seed));
-        colored_shape = pm::step_shape(*layout, &classes, pm::gather_path(*layout, false, true, multiprocessors));
+      if (colored && !colored_shapes.count(multiprocessors)) {
+        if (!classes) classes = color_classes(*layout, greedy_coloring(*layout, seed));
+        colored_shapes[multiprocessors] =
+            pm::step_shape(*layout, &*classes, pm::gather_path(false, false, true, multiprocessors));
       }
-      const bool signal = !colored && gathers_signal(m->model);
-      if (!colored && !sync_shapes.count(signal))
-        sync_shapes[signal] = pm::step_shape(*layout, nullptr, pm::gather_path(*layout, signal, false, multiprocessors));
-      const pm::StepShape& shape = colored ? *colored_shape : sync_shapes.at(signal);
+      const std::pair<bool, std::uint32_t> path{!colored && gathers_signal(m->model), multiprocessors};
+      if (!colored && !sync_shapes.count(path))
+        sync_shapes[path] =
+            pm::step_shape(*layout, nullptr, pm::gather_path(gathers_scattered(*layout), path.first, false, multiprocessors));
+      const pm::StepShape& shape = colored ? colored_shapes.at(multiprocessors) : sync_shapes.at(path);
       m->launches = shape.launches;
       m->depth = shape.depth;
       m->gathers = shape.gathers;
       m->missed_gathers = shape.missed_gathers;
       ++annotated;
     }
-    const pm::StepShape& first = sync_shapes.empty() ? *colored_shape : sync_shapes.begin()->second;
+    const pm::StepShape& first = sync_shapes.empty() ? colored_shapes.begin()->second : sync_shapes.begin()->second;
     std::cout << label << ": " << layout->num_vertices << " cells, depth " << three_digits(first.depth) << ", gathers "
               << three_digits(first.gathers) << " (" << three_digits(first.missed_gathers) << " past the L1)"
-              << (colored_shape ? ", colored " + std::to_string(colored_shape->launches) + " classes, depth " +
-                                      three_digits(colored_shape->depth)
-                                : std::string())
+              << (colored_shapes.empty() ? std::string()
+                                         : ", colored " + std::to_string(colored_shapes.begin()->second.launches) +
+                                               " classes, depth " + three_digits(colored_shapes.begin()->second.depth))
               << "\n"
               << std::flush;
   }

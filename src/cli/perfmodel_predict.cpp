@@ -129,9 +129,11 @@ int perfmodel_predict(const Args& args) {
     const Layout sampled = compile(build_grid_graph(sample), compile_opts);
     std::optional<ColorClasses> classes;
     if (colored) classes = color_classes(sampled, greedy_coloring(sampled, seed));
-    const pm::StepShape gathers =
-        pm::step_shape(sampled, classes ? &*classes : nullptr,
-                       pm::gather_path(sampled, gathers_signal(base.model), colored, multiprocessors));
+    // The packing rule on the whole grid: its cells, the sample's span (the same rows).
+    const bool scattered = gathers_scattered(grid->cell_count(), grid->cell_count(), median_gather_span(sampled));
+    const pm::StepShape gathers = pm::step_shape(
+        sampled, classes ? &*classes : nullptr,
+        pm::gather_path(scattered, !colored && gathers_signal(base.model), colored, multiprocessors));
     base.gathers = gathers.gathers;
     base.missed_gathers = gathers.missed_gathers;
     if (colored) {  // the classes of a grid's coloring hardly depend on its size: color a corner of it
@@ -148,11 +150,13 @@ int perfmodel_predict(const Args& args) {
     const Layout layout = compile(g, compile_opts);
     stored = double(layout.neighbors.size()) / double(base.cells);
     description = loaded->description;
-    pm::StepShape shape =
-        pm::step_shape(layout, nullptr, pm::gather_path(layout, gathers_signal(base.model), false, multiprocessors));
+    pm::StepShape shape;
     if (colored) {
       const ColorClasses classes = color_classes(layout, greedy_coloring(layout, seed));
-      shape = pm::step_shape(layout, &classes, pm::gather_path(layout, false, true, multiprocessors));
+      shape = pm::step_shape(layout, &classes, pm::gather_path(false, false, true, multiprocessors));
+    } else {
+      shape = pm::step_shape(layout, nullptr,
+                             pm::gather_path(gathers_scattered(layout), gathers_signal(base.model), false, multiprocessors));
     }
     base.launches = shape.launches;
     base.depth = shape.depth;

@@ -72,29 +72,44 @@ std::vector<std::uint32_t> sampled_multiprocessors(std::uint32_t multiprocessors
   return firsts;
 }
 
+// Distinct sectors among `read` (sorted in place).
+double distinct(std::vector<std::uint32_t>& read) {
+  std::sort(read.begin(), read.end());
+  return double(std::unique(read.begin(), read.end()) - read.begin());
+}
+
+// Vertices first .. first + count - 1 (a synchronous sweep's), or a list (a color class's).
+struct VertexRun {
+  std::uint32_t first, count;
+  std::uint32_t operator[](std::size_t i) const { return first + std::uint32_t(i); }
+  std::size_t size() const { return count; }
+};
+
 // The reads of a launch over `vertices` (ordinary ones, in the order the sweep deals them to
 // threads): warps of 32, blocks of 512, dealt round-robin over the multiprocessors. Sectors
 // over a sample of about 2^14 warps; misses over the blocks of the sampled multiprocessors,
 // each warp reading its lanes' list position k together.
-void count_ordinary(const Layout& L, const std::vector<std::uint32_t>& vertices, const GatherPath& path, GatherCount& c) {
+template <class Vertices>
+void count_ordinary(const Layout& L, const Vertices& vertices, const GatherPath& path, GatherCount& c) {
   constexpr std::uint32_t kBlockVertices = std::uint32_t(kWaveVerticesPerBlock);  // a sweep block's
   constexpr std::uint32_t kBlockWarps = kBlockVertices / kWarpSize;
   const unsigned shift = path.packed_signals ? 8 : 5;  // 32 bytes: 32 one-byte states, 256 signal bits
   const std::uint32_t* nb = L.neighbors.data();
   const std::uint32_t warps = std::uint32_t((vertices.size() + kWarpSize - 1) / kWarpSize);
+  auto lanes = [&](std::uint32_t w) { return std::min<std::size_t>(vertices.size() - std::size_t(w) * kWarpSize, kWarpSize); };
   std::vector<std::uint32_t> read;
   auto reads_at = [&](std::uint32_t w, std::uint32_t k) {  // lanes of warp w at list position k
     read.clear();
-    for (std::uint32_t i = w * kWarpSize; i < std::min<std::size_t>(vertices.size(), (w + 1) * kWarpSize); ++i) {
+    for (std::size_t i = std::size_t(w) * kWarpSize, end = i + lanes(w); i < end; ++i) {
       const std::uint32_t v = vertices[i], slice = v / kSliceWidth;
       if (k >= L.slice_width[slice]) continue;
       const std::uint32_t cell = nb[L.slice_begin[slice] + std::uint64_t(k) * kSliceWidth + v % kSliceWidth];
       if (cell < L.null_cell()) read.push_back(cell >> shift);  // not padding nor the boundary cell
     }
   };
-  auto width = [&](std::uint32_t w) {
+  auto width = [&](std::uint32_t w) {  // the widest slice among the warp's lanes
     std::uint32_t widest = 0;
-    for (std::uint32_t i = w * kWarpSize; i < std::min<std::size_t>(vertices.size(), (w + 1) * kWarpSize); ++i)
+    for (std::size_t i = std::size_t(w) * kWarpSize, end = i + lanes(w); i < end; ++i)
       widest = std::max(widest, L.slice_width[vertices[i] / kSliceWidth]);
     return widest;
   };
@@ -103,10 +118,9 @@ void count_ordinary(const Layout& L, const std::vector<std::uint32_t>& vertices,
   for (std::uint32_t w = 0; w < warps; w += stride) {
     for (std::uint32_t k = 0, n = width(w); k < n; ++k) {
       reads_at(w, k);
-      std::sort(read.begin(), read.end());
-      sampled_sectors += double(std::unique(read.begin(), read.end()) - read.begin());
+      sampled_sectors += distinct(read);
     }
-    sampled_cells += double(std::min<std::size_t>(vertices.size() - std::size_t(w) * kWarpSize, kWarpSize));
+    sampled_cells += double(lanes(w));
   }
   if (sampled_cells > 0) c.sectors += sampled_sectors / sampled_cells * double(vertices.size());
   if (path.multiprocessors == 0) return;
@@ -123,16 +137,20 @@ void count_ordinary(const Layout& L, const std::vector<std::uint32_t>& vertices,
           reads_at(w, k);
           for (std::uint32_t sector : read) missed += !l1.hit(sector);
         }
-      cells += double(std::min<std::size_t>(vertices.size() - std::size_t(w0) * kWarpSize, kBlockVertices));
+      for (std::uint32_t w = w0; w < w1; ++w) cells += double(lanes(w));
     }
   }
   if (cells > 0) c.missed += missed / cells * double(vertices.size());
 }
 
 // A hub's warp (or a giant's block, in warp-wide loads) reads 32 entries of its row at once.
-// Misses: the hubs the sampled multiprocessors run (every multiprocessors-th, a warp each, from
-// an empty L1: the hub kernel is a launch of its own), each reading its row in order.
-void count_hubs(const Layout& L, const std::vector<std::uint32_t>& hubs, const GatherPath& path, GatherCount& c) {
+// Misses: the hub blocks (8 hubs, a warp each) the sampled multiprocessors run, every
+// multiprocessors-th, each from an empty L1 (the hub kernel is a launch of its own; where the
+// sweeps are fused, on small graphs, they share the launch with the ordinary blocks: taken
+// apart here), each hub reading its row in order.
+template <class Vertices>
+void count_hubs(const Layout& L, const Vertices& hubs, const GatherPath& path, GatherCount& c) {
+  constexpr std::size_t kHubsPerBlock = 8;
   const unsigned shift = path.packed_signals ? 8 : 5;
   const std::uint32_t* nb = L.neighbors.data();
   std::vector<std::uint32_t> read;
@@ -142,11 +160,11 @@ void count_hubs(const Layout& L, const std::vector<std::uint32_t>& hubs, const G
       if (nb[i] < L.null_cell()) read.push_back(nb[i] >> shift);
   };
   double entries = 0;
-  for (std::uint32_t v : hubs) {
+  for (std::size_t h = 0; h < hubs.size(); ++h) {
+    const std::uint32_t v = hubs[h];
     for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
       reads_at(v, at);
-      std::sort(read.begin(), read.end());
-      c.sectors += double(std::unique(read.begin(), read.end()) - read.begin());
+      c.sectors += distinct(read);
     }
     entries += double(L.hub_row_begin[v + 1] - L.hub_row_begin[v]);
   }
@@ -154,23 +172,23 @@ void count_hubs(const Layout& L, const std::vector<std::uint32_t>& hubs, const G
   if (path.multiprocessors > 0)
     for (std::uint32_t first : sampled_multiprocessors(path.multiprocessors)) {
       SectorCache l1(path.l1_bytes);
-      for (std::size_t h = first; h < hubs.size(); h += path.multiprocessors) {
-        const std::uint32_t v = hubs[h];
-        for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
-          reads_at(v, at);
-          for (std::uint32_t sector : read) missed += !l1.hit(sector);
+      for (std::size_t b = first; b * kHubsPerBlock < hubs.size(); b += path.multiprocessors)
+        for (std::size_t h = b * kHubsPerBlock; h < std::min(hubs.size(), (b + 1) * kHubsPerBlock); ++h) {
+          const std::uint32_t v = hubs[h];
+          for (std::uint64_t at = L.hub_row_begin[v]; at < L.hub_row_begin[v + 1]; at += kWarpSize) {
+            reads_at(v, at);
+            for (std::uint32_t sector : read) missed += !l1.hit(sector);
+          }
+          simulated += double(L.hub_row_begin[v + 1] - L.hub_row_begin[v]);
         }
-        simulated += double(L.hub_row_begin[v + 1] - L.hub_row_begin[v]);
-      }
     }
   if (simulated > 0) c.missed += missed / simulated * entries;  // rows differ: per entry
   c.cells += double(hubs.size());
 }
 
-// The reads of one launch over `vertices` (any order; hubs first in the layout's numbering).
-void count_launch(const Layout& L, const std::vector<std::uint32_t>& vertices, const GatherPath& path, GatherCount& c) {
-  std::vector<std::uint32_t> hubs, ordinary;
-  for (std::uint32_t v : vertices) (v < L.num_hub_vertices() ? hubs : ordinary).push_back(v);
+template <class Vertices>
+void count_launch(const Layout& L, const Vertices& hubs, const Vertices& ordinary, const GatherPath& path,
+                  GatherCount& c) {
   count_hubs(L, hubs, path, c);
   count_ordinary(L, ordinary, path, c);
   c.cells += double(ordinary.size());
@@ -178,13 +196,13 @@ void count_launch(const Layout& L, const std::vector<std::uint32_t>& vertices, c
 
 }  // namespace
 
-GatherPath gather_path(const Layout& layout, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
+GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
                        SignalPacking packing) {
   GatherPath path;
   path.multiprocessors = multiprocessors;
   if (gathers_signal && !colored && multiprocessors > 0)  // the CPU backend reads state bytes
     path.packed_signals = packing == SignalPacking::always ||
-                          (packing == SignalPacking::automatic && gathers_scattered(layout));
+                          (packing == SignalPacking::automatic && scattered);
   return path;
 }
 
@@ -194,9 +212,8 @@ StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherP
   if (!classes) {
     for (std::uint32_t v = 0; v < L.num_hub_vertices(); ++v) s.depth = std::max(s.depth, walk_depth(L, v));
     for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i) s.depth = std::max(s.depth, double(L.slice_width[i]));
-    std::vector<std::uint32_t> all(L.num_vertices);
-    for (std::uint32_t v = 0; v < L.num_vertices; ++v) all[v] = v;
-    count_launch(L, all, gather, count);
+    const std::uint32_t hubs = L.num_hub_vertices();
+    count_launch(L, VertexRun{0, hubs}, VertexRun{hubs, L.num_vertices - hubs}, gather, count);
   } else {
     s.launches = std::max(1u, classes->count());
     for (std::uint32_t c = 0; c < classes->count(); ++c) {
@@ -204,9 +221,10 @@ StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherP
       for (std::uint32_t i = classes->begin[c]; i < classes->begin[c + 1]; ++i)
         deepest = std::max(deepest, walk_depth(L, classes->vertices[i]));
       s.depth += deepest;
-      count_launch(L, std::vector<std::uint32_t>(classes->vertices.begin() + classes->begin[c],
-                                                 classes->vertices.begin() + classes->begin[c + 1]),
-                   gather, count);
+      std::vector<std::uint32_t> hubs, ordinary;  // the class's vertices, walked by a warp each or a thread
+      for (std::uint32_t i = classes->begin[c]; i < classes->begin[c + 1]; ++i)
+        (classes->vertices[i] < L.num_hub_vertices() ? hubs : ordinary).push_back(classes->vertices[i]);
+      count_launch(L, hubs, ordinary, gather, count);
     }
   }
   if (count.cells > 0) {

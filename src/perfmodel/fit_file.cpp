@@ -23,7 +23,8 @@ namespace {
 // Format 4 added wave_cells (top level; 0: no wave term) and per_wave (0 in older files).
 // Format 5 added saturation_cells (top level; 0 in older files: no floor).
 // Format 6 added per_gather (0 in older files).
-// Format 7 added per_missed_gather (0 in older files).
+// Format 7 added per_missed_gather (0 in older files), and per_gather is per gathered sector
+// of the cells (format 6: of at least the saturation floor's cells; read as it is).
 constexpr int kFormat = 7;
 
 std::string exact(double x) {

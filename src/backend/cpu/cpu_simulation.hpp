@@ -39,7 +39,6 @@ class CpuSimulation final : public Simulation {
   }
 
   std::string backend_name() const override { return "cpu"; }
-  bool gathers_signal() const override { return HasSignal<Model>::value; }
   const Layout& layout() const override { return *layout_; }
   std::uint32_t num_states() const override { return model_.num_states(); }
   std::uint64_t step() const override { return step_; }
