@@ -41,11 +41,6 @@ std::optional<GridSpec> plain_grid(const SourceSpec& s) {
   return g;
 }
 
-std::uint32_t color_count(const Graph& g, std::uint64_t seed) {
-  const std::vector<std::uint32_t> c = greedy_coloring(g, seed);
-  return c.empty() ? 1 : *std::max_element(c.begin(), c.end()) + 1;
-}
-
 }  // namespace
 
 int perfmodel_predict(const Args& args) {
@@ -116,11 +111,9 @@ int perfmodel_predict(const Args& args) {
     base.kind = "grid";
     stored = double(grid->stencil.size());  // grids compile without padding
     description = "grid " + requested.grid + " " + requested.neighborhood + " " + requested.boundary;
-    // A step's depth: every slice of a grid is as wide as its stencil (boundary slots included).
-    base.launches = 1;
-    base.depth = double(grid->stencil.size());
-    // Its gathers: of a slab of the grid, whole along the fastest axis, of about 2^20 cells and
-    // at least 8 cells along the others (a plane alone would read itself across the cut).
+    // Its launches, depth and gathers: of a slab of the grid, whole along the fastest axis, of
+    // about 2^20 cells and at least 8 cells along the others (a plane alone would read itself
+    // across the cut); a grid's coloring and reads hardly depend on its size.
     GridSpec sample = *grid;
     for (int a = sample.dims - 1; a > 0 && sample.cell_count() > (1u << 20); --a) {
       const std::int64_t over = std::max<std::int64_t>(1, std::int64_t(sample.cell_count() >> 20));
@@ -128,21 +121,19 @@ int perfmodel_predict(const Args& args) {
     }
     const Layout sampled = compile(build_grid_graph(sample), compile_opts);
     std::optional<ColorClasses> classes;
-    if (colored) classes = color_classes(sampled, greedy_coloring(sampled, seed));
+    if (colored) {
+      classes = color_classes(sampled, greedy_coloring(sampled, seed));
+      if (sample.cell_count() < grid->cell_count()) colors_note = " (the classes counted on a slab of the grid)";
+    }
     // The packing rule on the whole grid: its cells, the sample's span (the same rows).
     const bool scattered = gathers_scattered(grid->cell_count(), grid->cell_count(), median_gather_span(sampled));
-    const pm::StepShape gathers = pm::step_shape(
+    const pm::StepShape shape = pm::step_shape(
         sampled, classes ? &*classes : nullptr,
         pm::gather_path(scattered, !colored && gathers_signal(base.model), colored, multiprocessors));
-    base.gathers = gathers.gathers;
-    base.missed_gathers = gathers.missed_gathers;
-    if (colored) {  // the classes of a grid's coloring hardly depend on its size: color a corner of it
-      GridSpec sample = *grid;
-      for (int a = 0; a < sample.dims; ++a) sample.size[a] = std::min<std::int64_t>(sample.size[a], 64);
-      base.launches = color_count(build_grid_graph(sample), seed);
-      base.depth *= base.launches;
-      colors_note = " (the classes counted on a grid of at most 64 cells a side)";
-    }
+    base.launches = shape.launches;
+    base.depth = shape.depth;
+    base.gathers = shape.gathers;
+    base.missed_gathers = shape.missed_gathers;
   } else {
     const Graph& g = graph();
     base.cells = g.num_vertices();
