@@ -287,16 +287,16 @@ class CudaSimulation final : public Simulation {
   // before it on stream_ ends.
   template <class Finish>
   void launch_step_sweep(StateRef<Vars> from, VertexRange giants, VertexRange hubs, VertexRange ordinary,
-                         const Finish& finish, cudaStream_t hub_stream, bool overlap) {
+                         const Finish& finish, cudaStream_t stream, cudaStream_t hub_stream, bool overlap) {
     const SweepLaunch how = sweep_launch(from, overlap);
     if constexpr (HasSignal<Model>::value) {
       if (packs_signals()) {
-        launch_sweep(model_, device_.view(), from, signals_.neighbors(), giants, hubs, ordinary, finish, stream_,
+        launch_sweep(model_, device_.view(), from, signals_.neighbors(), giants, hubs, ordinary, finish, stream,
                      hub_stream, how);
         return;
       }
     }
-    launch_sweep(model_, device_.view(), from, giants, hubs, ordinary, finish, stream_, hub_stream, how);
+    launch_sweep(model_, device_.view(), from, giants, hubs, ordinary, finish, stream, hub_stream, how);
   }
   // Packs `state`'s signals on stream_ before a step reads them.
   void pack_signals(StateRef<Vars> state) {
@@ -338,7 +338,7 @@ class CudaSimulation final : public Simulation {
       launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                         VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
                         VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
-                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, hub_stream_, s > 0 && !forks);
+                        ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, stream_, hub_stream_, s > 0 && !forks);
       CG_CUDA_LAUNCHED();
       if (forks) {
         CG_CUDA(cudaEventRecord(join_, hub_stream_));
@@ -388,17 +388,36 @@ class CudaSimulation final : public Simulation {
   }
 
   // A synchronous step of a part whose peers' GPUs map its memory and it theirs (PeerHalo):
-  // once every peer's last step is over, the cells peers read are updated and written into
-  // their buffer `to_buffer`, then the interior, then the peers are told. All on stream_, no
-  // host wait: captured into the step graphs like a whole graph's steps.
+  // once every peer's last step is over, the hubs and the cells peers read are updated and
+  // written into their buffer `to_buffer` on boundary_stream_, beside the interior on stream_
+  // (the boundary's blocks first: its stream has the greatest priority), then the peers are
+  // told. No host wait: captured into the step graphs like a whole graph's steps. On one
+  // stream, the boundary sweep and the push ran before the interior instead of under it: an
+  // rgg of 2^24 cells on 4 H100s took 77.5 us a step, 67.8 us with them beside it.
   void launch_device_halo_step(StateRef<Vars> from, StateRef<Vars> to, int to_buffer, const StepParams& p) {
+    const LayoutView& L = device_.view();
+    const std::uint32_t interior = layout_->interior_begin;
+    const ApplyStep<Model> apply{to, p};
     peer_halo_->begin_step(stream_);
-    launch_part_sweeps(from, ApplyStep<Model>{to, p}, [&] { peer_halo_->push(to, to_buffer, stream_); });
+    pack_signals(from);
+    CG_CUDA(cudaEventRecord(fork_, stream_));
+    CG_CUDA(cudaStreamWaitEvent(boundary_stream_, fork_));
+    launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
+                      VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                      VertexRange{L.num_hub_vertices, interior - L.num_hub_vertices}, apply, boundary_stream_,
+                      boundary_stream_, false);
+    CG_CUDA_LAUNCHED();
+    peer_halo_->push(to, to_buffer, boundary_stream_);
+    const VertexRange none{0, 0};
+    launch_step_sweep(from, none, none, VertexRange{interior, L.num_vertices - interior}, apply, stream_, stream_, false);
+    CG_CUDA_LAUNCHED();
+    CG_CUDA(cudaEventRecord(join_, boundary_stream_));
+    CG_CUDA(cudaStreamWaitEvent(stream_, join_));
     peer_halo_->end_step(stream_);
   }
 
-  // The sweeps of a part's synchronous step on stream_: the hubs and the vertices peers read,
-  // then `send` (their cells leave), then the interior.
+  // The sweeps of a part's synchronous step through the host, on stream_: the hubs and the
+  // vertices peers read, then `send` (their cells leave), then the interior.
   template <class Send>
   void launch_part_sweeps(StateRef<Vars> from, const ApplyStep<Model>& apply, Send&& send) {
     const LayoutView& L = device_.view();
@@ -407,10 +426,10 @@ class CudaSimulation final : public Simulation {
     pack_signals(from);
     launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                       VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                      VertexRange{L.num_hub_vertices, interior - L.num_hub_vertices}, apply, stream_, false);
+                      VertexRange{L.num_hub_vertices, interior - L.num_hub_vertices}, apply, stream_, stream_, false);
     CG_CUDA_LAUNCHED();
     send();
-    launch_step_sweep(from, none, none, VertexRange{interior, L.num_vertices - interior}, apply, stream_, false);
+    launch_step_sweep(from, none, none, VertexRange{interior, L.num_vertices - interior}, apply, stream_, stream_, false);
     CG_CUDA_LAUNCHED();
   }
 
@@ -453,7 +472,7 @@ class CudaSimulation final : public Simulation {
         throw;
       }
       CG_CUDA(cudaStreamEndCapture(stream_, &g));
-      CG_CUDA(cudaGraphInstantiate(&exec, g, 0));
+      CG_CUDA(cudaGraphInstantiate(&exec, g, cudaGraphInstantiateFlagUseNodePriority));
       CG_CUDA(cudaGraphDestroy(g));
     }
     return exec;
@@ -474,6 +493,7 @@ class CudaSimulation final : public Simulation {
   PinnedArray<Primary> states_host_;
   mutable DeviceArray<unsigned long long> observable_sums_;  // kObservableCopies x the model's observables
   Stream stream_, hub_stream_;
+  Stream boundary_stream_ = Stream::with_greatest_priority();  // device halo steps: the boundary and its push
   Event fork_, join_;
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
   ColorClasses classes_;  // colored updates only

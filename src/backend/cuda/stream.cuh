@@ -11,12 +11,21 @@ namespace cellgraph::cuda {
 class Stream {
  public:
   Stream() { CG_CUDA(cudaStreamCreateWithFlags(&handle_, cudaStreamNonBlocking)); }
+  // A stream whose kernels' blocks go before those of streams of lower priority (captured
+  // kernels keep it where their graph is instantiated with cudaGraphInstantiateFlagUseNodePriority).
+  static Stream with_greatest_priority() {
+    int least = 0, greatest = 0;
+    CG_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    return Stream(greatest);
+  }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream() { cudaStreamDestroy(handle_); }
   operator cudaStream_t() const { return handle_; }
 
  private:
+  explicit Stream(int priority) { CG_CUDA(cudaStreamCreateWithPriority(&handle_, cudaStreamNonBlocking, priority)); }
+
   cudaStream_t handle_ = nullptr;
 };
 
