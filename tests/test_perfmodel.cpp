@@ -89,8 +89,9 @@ std::vector<pm::Measurement> bytes_sweep(double noise_amount, const std::string&
 }
 
 // A row on `ranks` parts: the largest part 1/ranks of the cells, `peers` peers and a halo of
-// `halo` cells, exchanged once per step: 15 us per round trip, 5 us per message, 10 GB/s.
-constexpr double kRoundTrip = 15e-6, kLatency = 5e-6, kHaloBandwidth = 10e9;
+// `halo` cells, exchanged once per step: 15 us per round trip, 5 us per message, 10^10 halo
+// cells a second.
+constexpr double kRoundTrip = 15e-6, kLatency = 5e-6, kHaloCellRate = 1e10;
 pm::Measurement on_parts(pm::Measurement m, std::uint32_t ranks, std::uint32_t peers, std::uint64_t halo) {
   m.ranks = ranks;
   m.part_cells_max = m.cells / ranks;
@@ -98,7 +99,7 @@ pm::Measurement on_parts(pm::Measurement m, std::uint32_t ranks, std::uint32_t p
   m.peers_max = peers;
   m.exchanges = 1;
   m.seconds_per_step = bytes_time(double(m.part_cells_max), m.bytes_per_cell) + kRoundTrip * m.trades() +
-                       kLatency * m.messages() + m.halo_bytes() / kHaloBandwidth;
+                       kLatency * m.messages() + m.halo_cells() / kHaloCellRate;
   return m;
 }
 
@@ -353,7 +354,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     const int b = int(pm::View::bytes);
     CHECK(f.exchange->round_trip[b] == doctest::Approx(kRoundTrip).epsilon(1e-6));
     CHECK(f.exchange->latency[b] == doctest::Approx(kLatency).epsilon(1e-6));
-    CHECK(f.exchange->seconds_per_byte[b] == doctest::Approx(1 / kHaloBandwidth).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_halo_cell[b] == doctest::Approx(1 / kHaloCellRate).epsilon(1e-6));
     CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
   }
   SUBCASE("a split along components (no peers) costs its part's compute alone") {
@@ -376,7 +377,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     REQUIRE(f.exchange);
     CHECK(f.exchange->round_trip[1] == doctest::Approx(kRoundTrip + kLatency).epsilon(1e-6));
     CHECK(f.exchange->latency[1] == 0);
-    CHECK(f.exchange->seconds_per_byte[1] == doctest::Approx(1 / kHaloBandwidth).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_halo_cell[1] == doctest::Approx(1 / kHaloCellRate).epsilon(1e-6));
   }
   SUBCASE("what cannot be fitted is refused or noted") {
     CHECK_THROWS_WITH_AS(pm::fit({}), "no timings to fit", Error);
@@ -471,7 +472,7 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
       m.exchanges = 1;
       // No cost per message: on 2 parts (one peer, one variable) it cannot be told from the
       // round trip (tested above with two models).
-      m.seconds_per_step = two_term_time(double(m.part_cells_max), 34) + kRoundTrip + m.halo_bytes() / kHaloBandwidth;
+      m.seconds_per_step = two_term_time(double(m.part_cells_max), 34) + kRoundTrip + m.halo_cells() / kHaloCellRate;
       rows.push_back(m);
     }
   pm::Holdout holdout;
@@ -611,7 +612,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 7"), 10, "format = 3");
+    text.replace(text.find("format = 8"), 10, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (const char* key : {"per_wave = ", "per_gather = ", "per_missed_gather = "})
@@ -682,7 +683,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 7"), 10, "format = 4");
+    text.replace(text.find("format = 8"), 10, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
     for (const char* key : {"per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
@@ -1106,7 +1107,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 7", "format = 8"), "format '8'"},
+      {replaced("format = 8", "format = 9"), "format '9'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1128,7 +1129,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 7\n"));
+  CHECK(contains(out.str(), "format = 8\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1150,7 +1151,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
       "cycles.per_work_cache = 1e-12\ncycles.cache_fitted = false\ncycles.rms_rel = 0\nbytes.launch = 2e-6\n"
       "bytes.per_work = 4e-13\nbytes.per_work_cache = 4e-13\nbytes.cache_fitted = false\nbytes.rms_rel = 0.1\n"
       "[exchange]\nrows = 3\ncycles.round_trip = 0\ncycles.latency = 0\ncycles.seconds_per_byte = 0\n"
-      "bytes.round_trip = 1e-5\nbytes.latency = 0\nbytes.seconds_per_byte = 0\n";
+      "bytes.round_trip = 1e-5\nbytes.latency = 0\nbytes.seconds_per_byte = 1e-9\n";
   std::istringstream old_in(v1);
   const pm::FittedModel old = pm::parse_fit(old_in, "old.fit");
   const pm::ComputeConstants& t = old.shared_group("lifelike", "sync")->of(pm::View::two_term);
@@ -1158,6 +1159,10 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   CHECK(t.launch == 2e-6);
   CHECK(t.per_work == 4e-13);
   CHECK(old.exchange->round_trip[int(pm::View::two_term)] == 1e-5);
+  // Files before format 8 priced the halo per byte: still applied to its bytes (here 3 a cell).
+  pm::Measurement parted = on_parts(row("grid", "grid", "lifelike", 1u << 20, 34, 0), 2, 1, 1000);
+  parted.state_bytes = 3;
+  CHECK(pm::predict(old, parted, pm::View::bytes).exchange == doctest::Approx(1e-5 + 3000 * 1e-9));
 }
 
 TEST_CASE("perfmodel: grid slabs estimate the block partition's parts, halo and peers") {
@@ -1197,7 +1202,7 @@ TEST_CASE("perfmodel: grid slabs estimate the block partition's parts, halo and 
 }
 
 TEST_CASE("perfmodel: the best GPU count where the answer is known") {
-  // One cost per cell and one per halo byte; every part a peer of every other (the worst METIS
+  // One cost per cell and one per halo cell; every part a peer of every other (the worst METIS
   // split), each part's halo 1000 cells a peer: T(K) = 1 ms / K + 0.1 ms * (K - 1), least at
   // K = 3 (sqrt(10) = 3.16). A message latency adds the same at every K > 1: a part sends to
   // all its peers at once.
@@ -1210,7 +1215,7 @@ TEST_CASE("perfmodel: the best GPU count where the answer is known") {
   g.view[int(pm::View::cycles)].per_work = g.view[int(pm::View::cycles)].per_work_cache = 1e-3 / 1e6;
   f.shared.push_back(g);
   pm::ExchangeFit e;
-  e.seconds_per_byte[int(pm::View::cycles)] = 1e-7;
+  e.seconds_per_halo_cell[int(pm::View::cycles)] = 1e-7;
   f.exchange = e;
   pm::Measurement base;
   base.model = "lifelike";

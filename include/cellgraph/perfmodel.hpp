@@ -33,13 +33,15 @@
 // loads in flight cannot cover the memory latency, so the bandwidth falls with the cells
 // (Little's law) and the time does not (work counts max(N_p, saturation_cells)).
 // Partitioned runs add
-//   T_trans = T_round * exchanges + T_lat * messages + halo_bytes / bw
+//   T_trans = T_round * exchanges + T_lat * messages + halo_cells / bw
 // of the busiest part: exchanges per step (1; a colored step exchanges after each class; 0 for
 // a part without peers), each a round trip (through the host, or the device path's wait, push
 // and signal); messages = exchanges * variables rounds of messages (a part
 // posts one to every peer at once: on 4 H200s a part of 3 peers paid about what one of 1 did);
-// halo_bytes = halo cells * state bytes * exchanges. These constants belong to the machine, not
-// to a model.
+// halo_cells = the part's halo cells * exchanges (the paper's N_boundary: the device path writes
+// a cell's variables in one transfer, and Life and SIR, 1 and 3 bytes a cell, traded a random
+// graph's halo of 2 million cells in the same time on 2 and on 4 H100s). These constants belong
+// to the machine, not to a model.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -102,6 +104,8 @@ struct Measurement {
   // Rounds of messages: one per exchange and variable, to all peers at once (none without peers).
   double messages() const { return trades() * variables; }
   double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
+  // Halo cells received a step, over all exchanges.
+  double halo_cells() const { return double(halo_cells_max) * exchanges; }
   // Bytes one rank's step touches: what decides whether it runs from the cache.
   double working_set() const { return double(part_cells_max) * bytes_per_cell; }
 };
@@ -197,7 +201,8 @@ struct ExchangeFit {
   std::size_t rows = 0;
   double round_trip[kViewCount] = {};        // seconds per exchange, by view
   double latency[kViewCount] = {};           // seconds per round of messages, by view
-  double seconds_per_byte[kViewCount] = {};  // 1 / bandwidth, by view
+  double seconds_per_halo_cell[kViewCount] = {};  // 1 / bandwidth in cells, by view
+  double seconds_per_byte[kViewCount] = {};  // fit files before format 8: 1 / bandwidth in halo bytes
 };
 
 struct Machine {

@@ -223,13 +223,13 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   print_latency(out, rows, f.groups, waves);
   print_latency(out, rows, f.shared, waves);
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
-    auto per_byte = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
+    auto per_giga = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
     out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
-        << "message rounds (exchanges x variables, to all peers at once) + halo bytes / bandwidth, the busiest part's\n";
+        << "message rounds (exchanges x variables, to all peers at once) + halo cells / bandwidth, the busiest part's\n";
     for (pm::View v : pm::kViews)
-      out << "  " << std::left << std::setw(8) << pm::view_name(v) << std::right << "round trip "
+      out << "  " << std::left << std::setw(9) << pm::view_name(v) << std::right << "round trip "
           << figure(e->round_trip[int(v)] * 1e6) << " us, latency " << figure(e->latency[int(v)] * 1e6)
-          << " us per message round, bandwidth " << per_byte(e->seconds_per_byte[int(v)]) << " GB/s\n";
+          << " us per message round, bandwidth " << per_giga(e->seconds_per_halo_cell[int(v)]) << " G halo cells/s\n";
   }
   out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
       << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)

@@ -325,7 +325,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     f.preferred = View::two_term;
 
   // Exchange: what partitioned rows take beyond their compute, per round trip, per message and
-  // per byte. Columns in that order: where two are indistinguishable, the earlier is kept.
+  // per halo cell. Columns in that order: where two are indistinguishable, the earlier is kept.
   ExchangeFit e;
   for (View v : kViews) {
     std::vector<std::vector<double>> a;
@@ -335,7 +335,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
       const GroupFit* g = m.ranks > 1 ? group_for(f, m, v, basis) : nullptr;
       if (!g) continue;
       const double t = m.seconds_per_step;
-      a.push_back({m.trades() / t, m.messages() / t, m.halo_bytes() / t});
+      a.push_back({m.trades() / t, m.messages() / t, m.halo_cells() / t});
       b.push_back((t - compute_seconds(g->of(v), m, v, shape)) / t);
     }
     if (a.empty()) break;
@@ -343,7 +343,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     const std::vector<double> x = nonnegative_least_squares(a, b);
     e.round_trip[int(v)] = x[0];
     e.latency[int(v)] = x[1];
-    e.seconds_per_byte[int(v)] = x[2];
+    e.seconds_per_halo_cell[int(v)] = x[2];
   }
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
@@ -362,7 +362,7 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   if (row.ranks > 1) {
     if (const std::optional<ExchangeFit>& e = fit.exchange)
       p.exchange = e->round_trip[int(view)] * row.trades() + e->latency[int(view)] * row.messages() +
-                   e->seconds_per_byte[int(view)] * row.halo_bytes();
+                   e->seconds_per_halo_cell[int(view)] * row.halo_cells() + e->seconds_per_byte[int(view)] * row.halo_bytes();
     else
       p.exchange_fitted = false;
   }

@@ -25,7 +25,9 @@ namespace {
 // Format 6 added per_gather (0 in older files).
 // Format 7 added per_missed_gather (0 in older files), and per_gather is per gathered sector
 // of the cells (format 6: of at least the saturation floor's cells; read as it is).
-constexpr int kFormat = 7;
+// Format 8 prices the halo per cell (seconds_per_halo_cell) where older files priced it per
+// byte (seconds_per_byte, still read and applied to the halo's bytes).
+constexpr int kFormat = 8;
 
 std::string exact(double x) {
   char text[40];
@@ -151,12 +153,14 @@ ExchangeFit read_exchange(Section& s, int format) {
       e.round_trip[int(v)] = e.round_trip[from];
       e.latency[int(v)] = e.latency[from];
       e.seconds_per_byte[int(v)] = e.seconds_per_byte[from];
+      e.seconds_per_halo_cell[int(v)] = e.seconds_per_halo_cell[from];
       continue;
     }
     const std::string p = std::string(view_name(v)) + ".";
     e.round_trip[int(v)] = s.number(p + "round_trip");
     e.latency[int(v)] = s.number(p + "latency");
-    e.seconds_per_byte[int(v)] = s.number(p + "seconds_per_byte");
+    if (format >= 8) e.seconds_per_halo_cell[int(v)] = s.number(p + "seconds_per_halo_cell");
+    else e.seconds_per_byte[int(v)] = s.number(p + "seconds_per_byte");
   }
   return e;
 }
@@ -169,7 +173,7 @@ void write_fit(std::ostream& out, const FittedModel& f) {
          "#   + per_class_work * launches * work (colored steps of several launches; per_cell: two-term view only)\n"
          "#   + per_gather * gathers * cells (sectors of neighbor state read: gathers per cell, from the layout)\n"
          "#   + per_missed_gather * missed_gathers * cells (of those, the sectors that miss the L1)\n"
-         "#   (+ round_trip * exchanges + latency * messages + seconds_per_byte * halo bytes on several ranks)\n"
+         "#   (+ round_trip * exchanges + latency * messages + seconds_per_halo_cell * halo cells on several ranks)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache. launches: 1, or a colored step's\n"
@@ -191,7 +195,7 @@ void write_fit(std::ostream& out, const FittedModel& f) {
     for (View v : kViews)
       out << view_name(v) << ".round_trip = " << exact(e->round_trip[int(v)]) << "\n"
           << view_name(v) << ".latency = " << exact(e->latency[int(v)]) << "\n"
-          << view_name(v) << ".seconds_per_byte = " << exact(e->seconds_per_byte[int(v)]) << "\n";
+          << view_name(v) << ".seconds_per_halo_cell = " << exact(e->seconds_per_halo_cell[int(v)]) << "\n";
   }
 }
 
