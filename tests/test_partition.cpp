@@ -68,8 +68,12 @@ void check_part_layout(const Graph& g, const std::vector<std::uint32_t>& part, s
     for (std::uint32_t k = 0; k < peer.send_count; ++k) listed.insert(L.local_to_user[L.send_cells[peer.send_begin + k]]);
   }
   CHECK(listed == sent);
-  for (VertexId local = L.num_hub_vertices(); local < L.num_vertices; ++local)
-    REQUIRE(bool(sent.count(L.local_to_user[local])) == (local < L.interior_begin));
+  // The boundary: what peers read and what reads the halo; the interior touches neither.
+  for (VertexId local = L.num_hub_vertices(); local < L.num_vertices; ++local) {
+    bool reads_halo = false;
+    for_each_neighbor(L, local, [&](std::uint32_t cell, std::uint32_t) { reads_halo |= cell >= L.num_vertices && cell < L.num_cells(); });
+    REQUIRE((sent.count(L.local_to_user[local]) || reads_halo) == (local < L.interior_begin));
+  }
 }
 
 struct Case {
@@ -179,6 +183,20 @@ TEST_CASE("partition: each part owns its vertices, reads its halo and sends what
       check_part_layout(grid, slabs, parts, me, {});
       check_part_layout(hubs, metis, parts, me, small_hubs());
     }
+  }
+  // Not symmetric (each vertex reads the next and the third next, around a cycle): the last
+  // vertices of a block read the halo but no peer reads them; they are boundary all the same.
+  Graph cycle;
+  cycle.symmetric = false;
+  const VertexId n = 40;
+  for (VertexId v = 0; v < n; ++v) {
+    cycle.neighbors.push_back((v + 1) % n);
+    cycle.neighbors.push_back((v + 3) % n);
+    cycle.offsets.push_back(cycle.neighbors.size());
+  }
+  for (std::uint32_t parts : {2u, 3u}) {
+    const auto blocks = partition_graph(cycle, parts, {PartitionMethod::block});
+    for (std::uint32_t me = 0; me < parts; ++me) check_part_layout(cycle, blocks, parts, me, {});
   }
   // The halo must cover every foreign neighbor.
   CompileRows rows = part_rows(path_graph(4), {0, 0, 1, 1}, 2, 0);

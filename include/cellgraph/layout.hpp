@@ -14,8 +14,9 @@
 // boundary cell (the boundary value).
 //
 // A part of a partitioned graph orders its updated vertices: hub slices, then the ordinary
-// vertices that peers read (sent), then, from interior_begin, the rest, which are updated
-// while the sent ones are in flight. Its halo holds one contiguous range per peer part.
+// vertices of its boundary (that peers read, or that read the halo), then, from
+// interior_begin, the interior, which reads no halo cell and is read by no peer: it is updated
+// while the boundary's cells are in flight. Its halo holds one contiguous range per peer part.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -74,7 +75,8 @@ struct Layout {
   std::vector<std::uint32_t> degree;        // per local vertex
   AlignedArray<std::uint32_t> neighbors;    // local cell ids
 
-  // Ordinary vertices from here on are not sent to peers (num_hub_vertices() without peers).
+  // Ordinary vertices from here on are neither sent to peers nor read the halo
+  // (num_hub_vertices() without peers).
   std::uint32_t interior_begin = 0;
   std::vector<HaloPeer> peers;              // partitioned layouts only
   std::vector<std::uint32_t> send_cells;    // local ids, peer by peer

@@ -12,9 +12,10 @@ namespace cellgraph {
 namespace {
 
 // Hubs (rounded up to whole slices) first, by degree descending; then the ordinary vertices
-// that peers read (rows.send), then the rest, each group sorted by degree descending within
-// windows of `window` vertices of the vertex order (o.order), so that neighbors stay near.
-// Returns user ids.
+// of the part's boundary (that peers read, rows.send, or that read the halo: in a graph that is
+// not symmetric they differ), then the interior, which reads and is read by this part alone;
+// each group sorted by degree descending within windows of `window` vertices of the vertex
+// order (o.order), so that neighbors stay near. Returns user ids.
 std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, const CompileOptions& o,
                                    std::uint32_t* num_hubs, std::uint32_t* interior_begin) {
   std::vector<VertexId> order = rows.owned;  // ascending
@@ -35,10 +36,14 @@ std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, cons
     std::sort(order.begin() + hubs, order.end(), before);  // the rest back in the vertex order
   }
   auto interior = order.begin() + hubs;
-  if (!rows.send.empty()) {
-    std::vector<std::uint8_t> sent(g.num_vertices(), 0);
-    for (VertexId v : rows.send) sent[v] = 1;
-    interior = std::stable_partition(order.begin() + hubs, order.end(), [&](VertexId v) { return sent[v]; });
+  if (!rows.send.empty() || !rows.halo.empty()) {
+    std::vector<std::uint8_t> boundary(g.num_vertices(), 0), owned(g.num_vertices(), 0);
+    for (VertexId v : rows.send) boundary[v] = 1;
+    for (VertexId v : rows.owned) owned[v] = 1;
+    for (VertexId v : rows.owned)
+      for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1] && !boundary[v]; ++e)
+        boundary[v] = g.neighbors[e] != kBoundaryVertex && !owned[g.neighbors[e]];
+    interior = std::stable_partition(order.begin() + hubs, order.end(), [&](VertexId v) { return boundary[v]; });
   }
   *interior_begin = std::uint32_t(interior - order.begin());
   for (auto [first, last] : {std::pair{order.begin() + hubs, interior}, std::pair{interior, order.end()}})

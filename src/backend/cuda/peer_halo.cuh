@@ -2,11 +2,12 @@
 // IPC): after a synchronous step's boundary sweep, one kernel writes the cells each peer reads
 // straight into that peer's next buffer, every variable at once. A step count in device memory
 // orders it, not the host: each part keeps a flag per peer, which that peer sets (over NVLink
-// or PCIe) to k + 1 once its step k is over; step k of a part begins with a kernel that waits
-// until every peer's flag says k. Then the peers' cells of step k - 1 are in this part's halo
-// (they wrote them during that step), and no peer still reads the halo it will write (the
-// buffer that step read). No host memory, no copy, no host wait a step: the steps are queued,
-// and captured into CUDA graphs, like a whole graph's.
+// or PCIe) to k + 1 once the boundary of its step k is over (the vertices that read the halo
+// or that peers read: the interior, which does neither, may still run); the boundary of step
+// k of a part begins with a kernel that waits until every peer's flag says k. Then the peers'
+// cells of step k - 1 are in this part's halo (they wrote them during that step), and no peer
+// still reads the halo it will write (the buffer that step read). No host memory, no copy, no
+// host wait a step: the steps are queued, and captured into CUDA graphs, like a whole graph's.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -40,7 +41,7 @@ __global__ void push_halo_cells(StateRef<Vars> local, const std::uint32_t* cells
 
 // Waits until every flag is at least *step (a peer's write lands in this device's memory).
 __global__ void wait_for_peers(const volatile std::uint32_t* flags, std::uint32_t peers, const std::uint32_t* step);
-// This part's step is over: its writes (the pushes) are made visible system-wide, then each
+// This part's boundary is over: its writes (the pushes) are made visible system-wide, then each
 // peer's flag for this part is set to the next step, which this part counts too (runtime.cu).
 __global__ void signal_peers(std::uint32_t* const* peer_flags, std::uint32_t peers, std::uint32_t* step);
 
@@ -118,7 +119,7 @@ class PeerHalo<Vars, std::integer_sequence<int, I...>> {
     for (void* base : opened_) cudaIpcCloseMemHandle(base);
   }
 
-  // Before a step's sweeps: every peer's last step is over.
+  // Before a step's boundary sweep: every peer's last boundary is over.
   void begin_step(cudaStream_t stream) {
     wait_for_peers<<<1, 32, 0, stream>>>(flags_.data(), peers_, step_.data());
     CG_CUDA(cudaGetLastError());
@@ -132,7 +133,7 @@ class PeerHalo<Vars, std::integer_sequence<int, I...>> {
                                                                        peer_of_.data(), n, remote_[to_buffer].data(), peers_);
     CG_CUDA(cudaGetLastError());
   }
-  // After the step's last sweep.
+  // After the step's boundary sweep and push.
   void end_step(cudaStream_t stream) {
     signal_peers<<<1, 1, 0, stream>>>(peer_flags_.data(), peers_, step_.data());
     CG_CUDA(cudaGetLastError());
