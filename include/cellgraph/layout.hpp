@@ -75,7 +75,7 @@ struct Layout {
   std::vector<std::uint32_t> degree;        // per local vertex
   AlignedArray<std::uint32_t> neighbors;    // local cell ids
 
-  // Ordinary vertices from here on are neither sent to peers nor read the halo
+  // Ordinary vertices from here on are not sent to peers and do not read the halo
   // (num_hub_vertices() without peers).
   std::uint32_t interior_begin = 0;
   std::vector<HaloPeer> peers;              // partitioned layouts only

@@ -378,7 +378,7 @@ std::size_t fastest(const std::vector<Prediction>& predictions);
 // GPU: gather.multiprocessors > 0), by simulating the L1 (least recently used, empty at each
 // launch) over the blocks (and hub blocks) that 8 multiprocessors spread over the GPU's run. The
 // simulated L1 keeps sectors; the hardware allocates 128-byte lines, so scattered reads fit
-// fewer than simulated. A partitioned step's two sweeps (sent vertices, interior) count as one.
+// fewer than simulated. A partitioned step's two sweeps (boundary, interior) count as one.
 struct GatherPath {
   bool packed_signals = false;          // the step gathers packed one-bit signals (gathers_scattered)
   std::uint32_t multiprocessors = 0;    // blocks are dealt round-robin over them; 0: no L1 (a CPU)
