@@ -395,7 +395,9 @@ class CudaSimulation final : public Simulation {
   // peer. Joined at the end. Where signals are packed, the packing reads the halo, so the
   // interior waits with it. No host wait: captured into the step graphs like a whole graph's
   // steps. Run on one stream, the boundary sweep and the push cost an rgg of 2^24 cells on 4
-  // H100s 77.5 us a step against 67.8 beside the interior (the interior still after the wait).
+  // H100s 77.5 us a step against 67.8 beside the interior; the interior not waiting for the
+  // peers gained large parts 5-11% more, and lost parts whose boundary is most of the step 4-7%
+  // (BENCHMARKS.md).
   void launch_device_halo_step(StateRef<Vars> from, StateRef<Vars> to, int to_buffer, const StepParams& p) {
     const LayoutView& L = device_.view();
     const std::uint32_t interior = layout_->interior_begin;
@@ -423,7 +425,7 @@ class CudaSimulation final : public Simulation {
   }
 
   // The sweeps of a part's synchronous step through the host, on stream_: the hubs and the
-  // vertices peers read, then `send` (their cells leave), then the interior.
+  // boundary, then `send` (the cells peers read leave), then the interior.
   template <class Send>
   void launch_part_sweeps(StateRef<Vars> from, const ApplyStep<Model>& apply, Send&& send) {
     const LayoutView& L = device_.view();
