@@ -33,7 +33,19 @@ std::vector<std::uint32_t> metis_partition(const Graph& g, std::uint32_t parts, 
   if (s.num_entries() > EdgeOffset(std::numeric_limits<idx_t>::max()))
     throw Error("the graph has too many edges for METIS's 32-bit indices");
   std::vector<idx_t> xadj(s.offsets.begin(), s.offsets.end()), adjncy(s.neighbors.begin(), s.neighbors.end());
-  idx_t n = idx_t(s.num_vertices()), ncon = 1, nparts = idx_t(parts), objval = 0;
+  // Balancing work: two weights a vertex, 1 and its entries in the graph (boundary slots too:
+  // the layout stores them), each kept within the imbalance.
+  const bool by_work = o.balance == PartitionBalance::work && g.num_entries() > 0;
+  idx_t n = idx_t(s.num_vertices()), ncon = by_work ? 2 : 1, nparts = idx_t(parts), objval = 0;
+  std::vector<idx_t> weights;
+  if (by_work) {
+    if (g.num_entries() > EdgeOffset(std::numeric_limits<idx_t>::max()))
+      throw Error("the graph has too many entries for METIS's 32-bit weights");
+    weights.resize(2 * std::size_t(n));
+    for (VertexId v = 0; v < g.num_vertices(); ++v)
+      weights[2 * std::size_t(v)] = 1, weights[2 * std::size_t(v) + 1] = idx_t(g.offsets[v + 1] - g.offsets[v]);
+  }
+  std::vector<real_t> tolerance(std::size_t(ncon), real_t(o.imbalance));
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_OBJTYPE] = o.objective == PartitionObjective::volume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
@@ -42,8 +54,9 @@ std::vector<std::uint32_t> metis_partition(const Graph& g, std::uint32_t parts, 
   options[METIS_OPTION_UFACTOR] = idx_t(std::lround((o.imbalance - 1.0) * 1000.0));
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> part(n);
-  const int status = METIS_PartGraphKway(&n, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr, &nparts,
-                                         nullptr, nullptr, options, &objval, part.data());
+  const int status = METIS_PartGraphKway(&n, &ncon, xadj.data(), adjncy.data(), by_work ? weights.data() : nullptr,
+                                         nullptr, nullptr, &nparts, nullptr, tolerance.data(), options, &objval,
+                                         part.data());
   if (status != METIS_OK)
     throw Error(std::string("METIS_PartGraphKway failed: ") +
                 (status == METIS_ERROR_MEMORY ? "out of memory"
@@ -110,6 +123,7 @@ PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t
   PartitionReport r;
   r.parts = parts;
   r.vertices.assign(parts, 0);
+  r.entries.assign(parts, 0);
   r.halo.assign(parts, 0);
   r.peers.assign(parts, 0);
   std::vector<std::pair<std::uint32_t, VertexId>> reads;     // (part, foreign cell it reads)
@@ -118,6 +132,7 @@ PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t
   for (VertexId v = 0; v < g.num_vertices(); ++v) {
     ++r.vertices[part[v]];
     for_each_vertex_neighbor(g, v, [&](VertexId u) {
+      ++r.entries[part[v]];
       if (part[u] == part[v]) return;
       ++cut_entries;
       reads.emplace_back(part[v], u);

@@ -956,9 +956,9 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   CHECK(back[1].depth == 72);
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
-  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers"})
+  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max"})
     old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8,,\n", ",9,72,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* tail : {",1,8,,,\n", ",9,72,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -971,7 +971,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 6) + ",0,8,,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 7) + ",0,8,,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -1055,7 +1055,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 27 fields, the header has 26"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 28 fields, the header has 27"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
@@ -1433,7 +1433,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 26", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 27", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},

@@ -12,10 +12,15 @@ namespace cellgraph {
 
 enum class PartitionMethod { metis, block };
 enum class PartitionObjective { edge_cut, volume };
+// What METIS keeps within the imbalance: the parts' cells, or their cells and their neighbor
+// entries both (a step's work: on a graph with hubs, equal cells can mean one part doing most
+// of the reads).
+enum class PartitionBalance { cells, work };
 
 struct PartitionOptions {
   PartitionMethod method = PartitionMethod::metis;
   PartitionObjective objective = PartitionObjective::edge_cut;  // METIS: cut or total communication volume
+  PartitionBalance balance = PartitionBalance::work;
   double imbalance = 1.03;   // METIS: largest part at most this times the mean
   bool contiguous = false;   // METIS: every part connected
   std::uint64_t seed = 1;    // METIS's random seed
@@ -35,6 +40,7 @@ struct PartitionReport {
   std::uint32_t parts = 0;
   std::uint64_t edge_cut = 0;              // undirected edges between parts
   std::vector<std::uint64_t> vertices;     // per part
+  std::vector<std::uint64_t> entries;      // per part: its vertices' neighbor entries (the work)
   std::vector<std::uint64_t> halo;         // per part: other parts' cells it reads
   std::vector<std::uint32_t> peers;        // per part: parts it exchanges with
   double imbalance = 0;                    // largest part / mean part

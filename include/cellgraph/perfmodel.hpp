@@ -96,6 +96,10 @@ struct Measurement {
   // Of those, the sectors per cell that miss the L1 (StepShape::missed_gathers, the busiest
   // rank's); 0: unknown (a CSV without the column, or a CPU row).
   double missed_gathers = 0;
+  // Bytes the busiest part's step moves (B of each part over its own cells and stored indices,
+  // the largest); 0: unknown (one rank, or a CSV without the column): part_cells_max x B.
+  // Parts of equal cells can differ in neighbor entries several times over (hubs).
+  double part_bytes_max = 0;
   std::string origin;                   // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
@@ -106,8 +110,12 @@ struct Measurement {
   double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
   // Halo cells received a step, over all exchanges.
   double halo_cells() const { return double(halo_cells_max) * exchanges; }
+  // B of the busiest rank, per cell of the largest part: its work in the bytes view.
+  double part_bytes_per_cell() const {
+    return part_bytes_max > 0 ? part_bytes_max / double(part_cells_max) : bytes_per_cell;
+  }
   // Bytes one rank's step touches: what decides whether it runs from the cache.
-  double working_set() const { return double(part_cells_max) * bytes_per_cell; }
+  double working_set() const { return double(part_cells_max) * part_bytes_per_cell(); }
 };
 
 // The CSV: a header naming the columns (any order; all of them but `launches` and `depth`,
@@ -341,6 +349,7 @@ std::string layout_kind(const Graph& g, const CompileOptions& options);
 struct PartShape {
   std::uint64_t cells_max = 0, halo_max = 0;
   std::uint32_t peers_max = 0;
+  double bytes_max = 0;  // the busiest part's step (Measurement::part_bytes_max); 0: unknown
 };
 // The block split of a grid into `parts` slabs of consecutive cell ids (what runs use for
 // grids), from its shape alone: the largest part, and the halo and peers of a part inside the

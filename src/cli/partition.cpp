@@ -20,6 +20,9 @@ po::options_description partition_method_options() {
       ("method", po::value<std::string>(), "metis (k-way) or block (vertex v in part v * parts / n: slabs of a grid); "
                                            "default: block for grids, metis otherwise")
       ("objective", po::value<std::string>()->default_value("cut"), "METIS minimizes the edge cut (cut) or the communication volume (volume)")
+      ("balance", po::value<std::string>()->default_value("work"),
+       "METIS keeps within the imbalance the parts' cells and neighbor entries (work: a step's reads, which a "
+       "graph with hubs concentrates) or only their cells (cells)")
       ("imbalance", po::value<double>()->default_value(1.03), "METIS: largest part at most this times the mean part")
       ("contiguous", po::bool_switch(), "METIS: every part connected")
       ("partition-seed", unsigned_value<std::uint64_t>(1), "METIS's random seed");
@@ -36,6 +39,10 @@ PartitionOptions partition_options_from(const po::variables_map& vm, const Sourc
   if (objective == "cut") o.objective = PartitionObjective::edge_cut;
   else if (objective == "volume") o.objective = PartitionObjective::volume;
   else throw Error("--objective must be cut or volume, not '" + objective + "'");
+  const std::string balance = vm["balance"].as<std::string>();
+  if (balance == "work") o.balance = PartitionBalance::work;
+  else if (balance == "cells") o.balance = PartitionBalance::cells;
+  else throw Error("--balance must be work or cells, not '" + balance + "'");
   o.imbalance = vm["imbalance"].as<double>();
   o.contiguous = vm["contiguous"].as<bool>();
   o.seed = get_unsigned<std::uint64_t>(vm, "partition-seed");
@@ -48,10 +55,10 @@ void print_report(const PartitionReport& r, std::uint64_t edges) {
   std::cout << "parts " << r.parts << ", edge cut " << r.edge_cut << " of " << edges << " edges ("
             << three_digits(edges ? 100.0 * double(r.edge_cut) / double(edges) : 0.0) << "%), halo cells "
             << r.total_halo() << ", imbalance " << three_digits(r.imbalance) << "\n"
-            << "part  vertices      halo  peers\n";
+            << "part  vertices   entries      halo  peers\n";
   for (std::uint32_t p = 0; p < r.parts; ++p)
-    std::cout << std::setw(4) << p << std::setw(10) << r.vertices[p] << std::setw(10) << r.halo[p] << std::setw(7)
-              << r.peers[p] << "\n";
+    std::cout << std::setw(4) << p << std::setw(10) << r.vertices[p] << std::setw(10) << r.entries[p] << std::setw(10)
+              << r.halo[p] << std::setw(7) << r.peers[p] << "\n";
 }
 
 }  // namespace

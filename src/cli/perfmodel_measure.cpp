@@ -361,6 +361,11 @@ int perfmodel_measure(const Args& args) {
     }
     std::vector<std::uint64_t> stored{layout->neighbors.size()};
     mpi::sum(stored);  // every part's stored indices, padding included
+    // Each part's cells and stored indices (rank r's at 2r, 2r + 1): the busiest part's bytes.
+    std::vector<std::uint64_t> part_sizes(2 * std::size_t(ranks), 0);
+    part_sizes[2 * std::size_t(mpi::rank())] = layout->num_vertices;
+    part_sizes[2 * std::size_t(mpi::rank()) + 1] = layout->neighbors.size();
+    mpi::sum(part_sizes);
     const std::vector<std::uint32_t> initial = random_fill(std::uint32_t(n), fill, options.seed);
     std::vector<std::uint32_t> coloring;  // the whole graph's, for colored models on several ranks
     std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
@@ -434,6 +439,11 @@ int perfmodel_measure(const Args& args) {
       // Compulsory traffic per cell update, as `bench` counts it: every variable read and
       // written, every stored index (padding included), and a colored step's class lists.
       row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
+      if (ranks > 1)
+        for (int r = 0; r < ranks; ++r)
+          row.part_bytes_max = std::max(row.part_bytes_max, double(part_sizes[2 * std::size_t(r)]) *
+                                                                (2 * row.state_bytes + (colored ? 4 : 0)) +
+                                                            4.0 * double(part_sizes[2 * std::size_t(r) + 1]));
       row.seconds_per_step = seconds_per_step(*sim, min_time, repeats, max_time, row.steps);
       sim.reset();
       if (!root) continue;

@@ -174,6 +174,11 @@ int perfmodel_predict(const Args& args) {
         shape = pm::PartShape{*std::max_element(r.vertices.begin(), r.vertices.end()),
                               *std::max_element(r.halo.begin(), r.halo.end()),
                               *std::max_element(r.peers.begin(), r.peers.end())};
+        // The busiest part's bytes: its entries stored as the whole graph stores them (padding).
+        const double stored_per_entry = g.num_entries() ? stored * double(base.cells) / double(g.num_entries()) : 0;
+        for (std::uint32_t p = 0; p < k; ++p)
+          shape->bytes_max = std::max(shape->bytes_max, double(r.vertices[p]) * (base.bytes_per_cell - 4 * stored) +
+                                                            4 * stored_per_entry * double(r.entries[p]));
       }
       split.shape = *shape;
     }

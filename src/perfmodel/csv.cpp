@@ -119,6 +119,9 @@ const std::vector<Column>& columns() {
       {"missed_gathers",
        [](const Measurement& m) { return m.missed_gathers > 0 ? format_number(m.missed_gathers) : std::string(); },
        [](Measurement& m, const std::string& f) { m.missed_gathers = f.empty() ? 0 : real(f, true); }, true},
+      {"part_bytes_max",
+       [](const Measurement& m) { return m.part_bytes_max > 0 ? format_number(m.part_bytes_max) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.part_bytes_max = f.empty() ? 0 : real(f, true); }, true},
   };
   return table;
 }

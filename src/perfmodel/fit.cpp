@@ -31,7 +31,7 @@ Shape shape_of(const FittedModel& f) { return {f.wave_cells, f.saturation_cells}
 // the saturation floor's cells.
 double work(const Measurement& m, View v, const Shape& s) {
   const double c = work_cells(m, s.saturation_cells);
-  return v == View::cycles ? c : c * m.bytes_per_cell;
+  return v == View::cycles ? c : c * m.part_bytes_per_cell();
 }
 
 bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set() <= m.cache_bytes; }
@@ -147,10 +147,10 @@ GroupFit fit_group(const Rows& rows, const std::string& kind, const FitOptions& 
   g.rows = rows.size();
   g.state_bytes = rows[0]->state_bytes;
   g.variables = rows[0]->variables;
-  g.bytes_min = g.bytes_max = rows[0]->bytes_per_cell;
+  g.bytes_min = g.bytes_max = rows[0]->part_bytes_per_cell();
   for (const Measurement* m : rows) {
-    g.bytes_min = std::min(g.bytes_min, m->bytes_per_cell);
-    g.bytes_max = std::max(g.bytes_max, m->bytes_per_cell);
+    g.bytes_min = std::min(g.bytes_min, m->part_bytes_per_cell());
+    g.bytes_max = std::max(g.bytes_max, m->part_bytes_per_cell());
   }
   for (View v : {View::cycles, View::bytes}) g.view[int(v)] = fit_compute(rows, v, options, s);
   // A cost per cell and one per byte are told apart only by rows of different bytes per cell.
@@ -429,6 +429,7 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
     Measurement m = base;
     m.ranks = split.ranks;
     m.part_cells_max = split.shape.cells_max;
+    m.part_bytes_max = split.shape.bytes_max;
     m.halo_cells_max = split.shape.halo_max;
     m.peers_max = split.shape.peers_max;
     m.exchanges = m.ranks > 1 ? std::max(1u, base.exchanges) : 0;

@@ -36,7 +36,8 @@ __global__ void push_halo_cells(StateRef<Vars> local, const std::uint32_t* cells
   if (i >= count) return;
   const std::uint32_t from = cells[i], to = halo_cell[i], p = peer_of[i];
   ((static_cast<typename Vars::template type<I>*>(remote[I * peers + p])[to] = local.template get<I>()[from]), ...);
-  __threadfence_system();  // before the step's signal, whichever kernel sends it
+  // No fence here: the signal is a later kernel on the same stream, which this one's writes
+  // precede, and which fences system-wide before it sets the flags.
 }
 
 // Waits until every flag is at least *step (a peer's write lands in this device's memory).
