@@ -33,19 +33,18 @@ std::vector<std::uint32_t> metis_partition(const Graph& g, std::uint32_t parts, 
   if (s.num_entries() > EdgeOffset(std::numeric_limits<idx_t>::max()))
     throw Error("the graph has too many edges for METIS's 32-bit indices");
   std::vector<idx_t> xadj(s.offsets.begin(), s.offsets.end()), adjncy(s.neighbors.begin(), s.neighbors.end());
-  // Balancing work: two weights a vertex, 1 and its entries in the graph (boundary slots too:
-  // the layout stores them), each kept within the imbalance.
-  const bool by_work = o.balance == PartitionBalance::work && g.num_entries() > 0;
-  idx_t n = idx_t(s.num_vertices()), ncon = by_work ? 2 : 1, nparts = idx_t(parts), objval = 0;
+  // Balancing work: a vertex weighs 1 + its entries in the graph (boundary slots too: the
+  // layout stores them).
+  const bool by_work = o.balance == PartitionBalance::work;
+  idx_t n = idx_t(s.num_vertices()), ncon = 1, nparts = idx_t(parts), objval = 0;
   std::vector<idx_t> weights;
   if (by_work) {
-    if (g.num_entries() > EdgeOffset(std::numeric_limits<idx_t>::max()))
+    if (g.num_entries() + g.num_vertices() > EdgeOffset(std::numeric_limits<idx_t>::max()))
       throw Error("the graph has too many entries for METIS's 32-bit weights");
-    weights.resize(2 * std::size_t(n));
-    for (VertexId v = 0; v < g.num_vertices(); ++v)
-      weights[2 * std::size_t(v)] = 1, weights[2 * std::size_t(v) + 1] = idx_t(g.offsets[v + 1] - g.offsets[v]);
+    weights.resize(std::size_t(n));
+    for (VertexId v = 0; v < g.num_vertices(); ++v) weights[v] = idx_t(1 + g.offsets[v + 1] - g.offsets[v]);
   }
-  std::vector<real_t> tolerance(std::size_t(ncon), real_t(o.imbalance));
+  real_t tolerance = real_t(o.imbalance);
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_OBJTYPE] = o.objective == PartitionObjective::volume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
@@ -55,7 +54,7 @@ std::vector<std::uint32_t> metis_partition(const Graph& g, std::uint32_t parts, 
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> part(n);
   const int status = METIS_PartGraphKway(&n, &ncon, xadj.data(), adjncy.data(), by_work ? weights.data() : nullptr,
-                                         nullptr, nullptr, &nparts, nullptr, tolerance.data(), options, &objval,
+                                         nullptr, nullptr, &nparts, nullptr, &tolerance, options, &objval,
                                          part.data());
   if (status != METIS_OK)
     throw Error(std::string("METIS_PartGraphKway failed: ") +

@@ -19,6 +19,7 @@ class PartitionedSimulation final : public Simulation {
                         std::uint32_t parts);
 
   std::string backend_name() const override;
+  bool trades_halo_on_device() const override { return part_->trades_halo_on_device(); }
   const Layout& layout() const override { return part_->layout(); }
   std::uint32_t num_states() const override { return part_->num_states(); }
   void advance(std::uint64_t steps) override { part_->advance(steps); }

@@ -125,6 +125,24 @@ TEST_CASE("partition: blocks are slabs, METIS parts cover the graph, balanced, w
   CHECK(partition_graph(mesh, 5, {}) == metis);  // the same seed, the same answer
 }
 
+TEST_CASE("partition: METIS balances a step's work (cells and neighbor entries), or cells alone") {
+  // R-MAT: hubs. Cells alone put most neighbor entries (the reads of a step) in one part.
+  const Graph g = rmat_graph(14, 8, 1);
+  PartitionOptions cells;
+  cells.balance = PartitionBalance::cells;
+  const PartitionReport by_cells = partition_report(g, partition_graph(g, 4, cells), 4);
+  const PartitionReport by_work = partition_report(g, partition_graph(g, 4, {}), 4);
+  auto most_entries = [&](const PartitionReport& r) {
+    return double(*std::max_element(r.entries.begin(), r.entries.end())) / (double(g.num_entries()) / 4);
+  };
+  CHECK(by_cells.imbalance <= 1.035);
+  CHECK(most_entries(by_cells) > 1.5);
+  CHECK(most_entries(by_work) <= 1.1);
+  std::uint64_t entries = 0;
+  for (std::uint64_t e : by_work.entries) entries += e;
+  CHECK(entries == g.num_entries());
+}
+
 TEST_CASE("partition: bad requests are errors") {
   const Graph g = path_graph(4);
   CHECK_THROWS_WITH_AS(partition_graph(g, 0, {}), doctest::Contains("at least one part"), Error);
@@ -140,6 +158,7 @@ TEST_CASE("partition: the report counts cut edges, halo cells and peers") {
   const PartitionReport r = partition_report(g, {0, 0, 1, 1, 2, 2}, 3);
   CHECK(r.edge_cut == 2);
   CHECK(r.vertices == std::vector<std::uint64_t>{2, 2, 2});
+  CHECK(r.entries == std::vector<std::uint64_t>{3, 4, 3});
   CHECK(r.halo == std::vector<std::uint64_t>{1, 2, 1});  // 0 reads 2; 1 reads 1 and 4; 2 reads 3
   CHECK(r.peers == std::vector<std::uint32_t>{1, 2, 1});
   CHECK(r.total_halo() == 4);

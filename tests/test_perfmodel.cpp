@@ -90,8 +90,8 @@ std::vector<pm::Measurement> bytes_sweep(double noise_amount, const std::string&
 
 // A row on `ranks` parts: the largest part 1/ranks of the cells, `peers` peers and a halo of
 // `halo` cells, exchanged once per step: 15 us per round trip, 5 us per message, 10^10 halo
-// cells a second.
-constexpr double kRoundTrip = 15e-6, kLatency = 5e-6, kHaloCellRate = 1e10;
+// cells and 2 x 10^10 halo values (a cell's variables) a second.
+constexpr double kRoundTrip = 15e-6, kLatency = 5e-6, kHaloCellRate = 1e10, kHaloValueRate = 2e10;
 pm::Measurement on_parts(pm::Measurement m, std::uint32_t ranks, std::uint32_t peers, std::uint64_t halo) {
   m.ranks = ranks;
   m.part_cells_max = m.cells / ranks;
@@ -99,7 +99,7 @@ pm::Measurement on_parts(pm::Measurement m, std::uint32_t ranks, std::uint32_t p
   m.peers_max = peers;
   m.exchanges = 1;
   m.seconds_per_step = bytes_time(double(m.part_cells_max), m.bytes_per_cell) + kRoundTrip * m.trades() +
-                       kLatency * m.messages() + m.halo_cells() / kHaloCellRate;
+                       kLatency * m.messages() + m.halo_cells() / kHaloCellRate + m.halo_values() / kHaloValueRate;
   return m;
 }
 
@@ -346,7 +346,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(c.per_work == doctest::Approx(2e-11).epsilon(1e-6));
     // 2e-11 s per cell at 1 GHz on 100 SMs: 2 SM-cycles per cell.
   }
-  SUBCASE("the exchange: round trip, latency per message and halo bandwidth from partitioned rows") {
+  SUBCASE("the exchange: round trip, latency per message and halo bandwidths from partitioned rows") {
     const std::vector<pm::Measurement> rows = two_model_sweep();
     const pm::FittedModel f = pm::fit(rows, plain());
     REQUIRE(f.exchange);
@@ -355,7 +355,47 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(f.exchange->round_trip[b] == doctest::Approx(kRoundTrip).epsilon(1e-6));
     CHECK(f.exchange->latency[b] == doctest::Approx(kLatency).epsilon(1e-6));
     CHECK(f.exchange->seconds_per_halo_cell[b] == doctest::Approx(1 / kHaloCellRate).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_halo_value[b] == doctest::Approx(1 / kHaloValueRate).epsilon(1e-6));
     CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+  }
+  SUBCASE("a partitioned step's work is its busiest part's bytes") {
+    // Parts of equal cells, one with half again the neighbor entries (hubs): timed at its bytes.
+    std::vector<pm::Measurement> rows = two_model_sweep();
+    for (pm::Measurement& m : rows)
+      if (m.ranks > 1) {
+        const double exchange = m.seconds_per_step - bytes_time(double(m.part_cells_max), m.bytes_per_cell);
+        m.part_bytes_max = 1.5 * double(m.part_cells_max) * m.bytes_per_cell;
+        m.seconds_per_step = bytes_time(double(m.part_cells_max), 1.5 * m.bytes_per_cell) + exchange;
+      }
+    const pm::FittedModel f = pm::fit(rows, plain());
+    CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+    for (pm::Measurement& m : rows) m.part_bytes_max = 0;  // the mean part's bytes: too little work
+    CHECK(pm::agreement_over(pm::fit(rows, plain()), rows, pm::View::bytes).max_abs_rel > 0.05);
+  }
+  SUBCASE("on the device path a step sends no messages: its exchange is a round trip and the halo") {
+    std::vector<pm::Measurement> rows = two_model_sweep();
+    for (pm::Measurement& m : rows)
+      if (m.ranks > 1) {
+        m.seconds_per_step -= kLatency * m.messages();
+        m.halo_path = "device";
+        CHECK(m.messages() == 0);
+      }
+    const pm::FittedModel f = pm::fit(rows, plain());
+    REQUIRE(f.exchange);
+    const int b = int(pm::View::bytes);
+    CHECK(f.exchange->halo_path == "device");
+    CHECK(f.exchange->round_trip[b] == doctest::Approx(kRoundTrip).epsilon(1e-6));
+    CHECK(f.exchange->latency[b] == 0);
+    CHECK(f.exchange->seconds_per_halo_value[b] == doctest::Approx(1 / kHaloValueRate).epsilon(1e-6));
+    CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+    std::ostringstream out;
+    pm::write_fit(out, f);
+    std::istringstream in(out.str());
+    CHECK(pm::parse_fit(in, "d.fit").exchange->halo_path == "device");
+    // A predicted split takes the fitted path: no message latency even where a host row pays it.
+    const pm::Measurement sir = rows[rows.size() - 1];
+    const std::vector<pm::Prediction> p = pm::predict_splits(f, sir, {{2, {sir.cells / 2, 100, 1}}}, pm::View::bytes);
+    CHECK(p[0].exchange == doctest::Approx(kRoundTrip + 100 / kHaloCellRate + 100.0 * sir.variables / kHaloValueRate));
   }
   SUBCASE("a split along components (no peers) costs its part's compute alone") {
     std::vector<pm::Measurement> rows = two_model_sweep();
@@ -377,7 +417,9 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     REQUIRE(f.exchange);
     CHECK(f.exchange->round_trip[1] == doctest::Approx(kRoundTrip + kLatency).epsilon(1e-6));
     CHECK(f.exchange->latency[1] == 0);
-    CHECK(f.exchange->seconds_per_halo_cell[1] == doctest::Approx(1 / kHaloCellRate).epsilon(1e-6));
+    // One variable: a halo cell is one value, and the cell's cost (the earlier column) takes both.
+    CHECK(f.exchange->seconds_per_halo_cell[1] == doctest::Approx(1 / kHaloCellRate + 1 / kHaloValueRate).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_halo_value[1] == 0);
   }
   SUBCASE("what cannot be fitted is refused or noted") {
     CHECK_THROWS_WITH_AS(pm::fit({}), "no timings to fit", Error);
@@ -612,7 +654,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 8"), 10, "format = 3");
+    text.replace(text.find("format = 9"), 10, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (const char* key : {"per_wave = ", "per_gather = ", "per_missed_gather = "})
@@ -683,7 +725,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 8"), 10, "format = 4");
+    text.replace(text.find("format = 9"), 10, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
     for (const char* key : {"per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
@@ -956,9 +998,9 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   CHECK(back[1].depth == 72);
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
-  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max"})
+  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max", ",halo_path"})
     old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8,,,\n", ",9,72,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* tail : {",1,8,,,,\n", ",9,72,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -971,7 +1013,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 7) + ",0,8,,,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 8) + ",0,8,,,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -1018,6 +1060,8 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   std::vector<pm::Measurement> rows = bytes_sweep(0.01);
   rows[0].source = "graph:a \"quoted\", odd name.graph";
   rows[1] = on_parts(rows[1], 3, 2, 77);
+  rows[1].part_bytes_max = 1.5e6;
+  rows[1].halo_path = "device";
   std::string text = pm::csv_header() + "\n# a note\n\n";
   for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
   std::istringstream in(text);
@@ -1027,7 +1071,13 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   CHECK(back[0].origin == "t.csv:4");
   CHECK(back[1].ranks == 3);
   CHECK(back[1].halo_cells_max == 77);
-  CHECK(back[1].messages() == 1);  // one round to both peers at once
+  CHECK(back[1].part_bytes_max == 1.5e6);
+  CHECK(back[1].halo_path == "device");
+  CHECK(back[1].messages() == 0);  // peers write the halo: no messages
+  pm::Measurement host = back[1];
+  host.halo_path = "host";
+  CHECK(host.messages() == 1);  // one round to both peers at once
+  CHECK(back[0].part_bytes_max == 0);  // one rank: empty, unknown
   for (std::size_t i = 0; i < rows.size(); ++i) CHECK(back[i].seconds_per_step == doctest::Approx(rows[i].seconds_per_step).epsilon(1e-9));
 
   const std::string header = pm::csv_header() + "\n";
@@ -1055,12 +1105,13 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 28 fields, the header has 27"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 29 fields, the header has 28"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
       {header + with_field("seconds_per_step", "nan") + "\n", "t.csv:2: seconds_per_step: 'nan' is not a number"},
       {header + with_field("kind", "mesh") + "\n", "t.csv:2: kind: 'mesh' is not one of grid, graph, hubs"},
+      {header + with_field("halo_path", "nvlink") + "\n", "t.csv:2: halo_path: 'nvlink' is not one of device, host"},
       {header + with_field("update", "sometimes") + "\n", "t.csv:2: update: "},
       {header + with_field("part_cells_max", "99999999999") + "\n", "t.csv:2: part_cells_max exceeds cells"},
       {header + with_field("source", "\"open") + "\n", "t.csv:2: a quoted field is not closed"},
@@ -1107,7 +1158,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 8", "format = 9"), "format '9'"},
+      {replaced("format = 9", "format = 10"), "format '10'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1129,7 +1180,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 8\n"));
+  CHECK(contains(out.str(), "format = 9\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1335,7 +1386,7 @@ TEST_CASE("cli: perfmodel measure on the CPU writes timings that fit, validate a
   CHECK(contains(r.out, "lifelike|sync|grid"));
   const std::string predictions = read_file(dir / "p.csv");
   CHECK(predictions.rfind("source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,"
-                          "predicted_two_term,preferred,held_out\n", 0) == 0);
+                          "predicted_two_term,preferred,held_out,compute,exchange\n", 0) == 0);
   CHECK(std::count(predictions.begin(), predictions.end(), '\n') == 1 + 6);  // every row: by its group or shared
   // A CPU fit predicts up to one rank per core of its host.
   r = run_cli("perfmodel predict --model-file " + dir / "f.fit" + " --grid 32x32 --steps 10 --gpus 2");
@@ -1433,7 +1484,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 27", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 28", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},
@@ -1517,7 +1568,7 @@ TEST_CASE("tools: plot_perfmodel.py draws measured against predicted, and refuse
   r = cellgraph::test::run_command(tool + dir / "p.csv" + " --view two-term -o " + dir / "t.png");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(std::filesystem::exists(dir / "t.png"));
-  const std::string bad = dir.write("bad.csv", read_file(dir / "p.csv") + "grid,grid,lifelike,sync,1,4,34,fast,1,1,1,bytes,0\n");
+  const std::string bad = dir.write("bad.csv", read_file(dir / "p.csv") + "grid,grid,lifelike,sync,1,4,34,fast,1,1,1,bytes,0,1,0\n");
   r = cellgraph::test::run_command(tool + bad + " -o " + dir / "x.png");
   CHECK(r.status == 1);
   CHECK(contains(r.out, "bad.csv:14: a time is not a positive number"));

@@ -25,6 +25,8 @@ from plotting import NO_PLOTTER, InputError, choose_plotter, gnuplot_string, par
 
 COLUMNS = ["source", "kind", "model", "update", "ranks", "cells", "bytes_per_cell", "measured", "predicted_cycles",
            "predicted_bytes", "predicted_two_term", "preferred", "held_out"]
+# Written since: the preferred view's prediction in its two parts (not drawn).
+PARTS = ["compute", "exchange"]
 VIEWS = ["cycles", "bytes", "two-term"]
 
 
@@ -42,14 +44,15 @@ def read_predictions(path):
             lines = list(csv.reader(f))
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror}")
-    if not lines or lines[0] != COLUMNS:
-        raise InputError(f"{path}:1: expected the header {','.join(COLUMNS)} "
+    if not lines or lines[0] not in (COLUMNS, COLUMNS + PARTS):
+        raise InputError(f"{path}:1: expected the header {','.join(COLUMNS + PARTS)} "
                          "(written by cellgraph perfmodel fit --predictions)")
+    columns = lines[0]
     rows = []
     for number, fields in enumerate(lines[1:], start=2):
-        if len(fields) != len(COLUMNS):
-            raise InputError(f"{path}:{number}: {len(fields)} values for {len(COLUMNS)} columns")
-        row = dict(zip(COLUMNS, fields))
+        if len(fields) != len(columns):
+            raise InputError(f"{path}:{number}: {len(fields)} values for {len(columns)} columns")
+        row = dict(zip(columns, fields))
         try:
             for key in ["measured"] + [predicted(v) for v in VIEWS]:
                 row[key] = float(row[key])

@@ -12,9 +12,9 @@ namespace cellgraph {
 
 enum class PartitionMethod { metis, block };
 enum class PartitionObjective { edge_cut, volume };
-// What METIS keeps within the imbalance: the parts' cells, or their cells and their neighbor
-// entries both (a step's work: on a graph with hubs, equal cells can mean one part doing most
-// of the reads).
+// What METIS keeps within the imbalance: the parts' cells, or their work, a vertex weighing 1 +
+// its neighbor entries (on a graph with hubs, equal cells can mean one part doing most of the
+// reads: R-MAT of 2^20 vertices on 4 parts, 67% of them).
 enum class PartitionBalance { cells, work };
 
 struct PartitionOptions {

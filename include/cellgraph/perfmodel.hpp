@@ -100,16 +100,23 @@ struct Measurement {
   // the largest); 0: unknown (one rank, or a CSV without the column): part_cells_max x B.
   // Parts of equal cells can differ in neighbor entries several times over (hubs).
   double part_bytes_max = 0;
+  // How the halo went: "device" (peers write it into each other's memory: no messages) or
+  // "host" (MPI messages); empty: one rank, or unknown (a CSV without the column: host).
+  std::string halo_path;
   std::string origin;                   // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
   // trade (the backends skip it), whatever `exchanges` says.
   double trades() const { return double(peers_max > 0) * exchanges; }
-  // Rounds of messages: one per exchange and variable, to all peers at once (none without peers).
-  double messages() const { return trades() * variables; }
+  // Rounds of messages: one per exchange and variable, to all peers at once (none without
+  // peers, none on the device path).
+  double messages() const { return halo_path == "device" ? 0.0 : trades() * variables; }
   double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
   // Halo cells received a step, over all exchanges.
   double halo_cells() const { return double(halo_cells_max) * exchanges; }
+  // Their variables: a value each (the device path writes each variable of a cell in a store
+  // of its own).
+  double halo_values() const { return halo_cells() * variables; }
   // B of the busiest rank, per cell of the largest part: its work in the bytes view.
   double part_bytes_per_cell() const {
     return part_bytes_max > 0 ? part_bytes_max / double(part_cells_max) : bytes_per_cell;
@@ -210,6 +217,10 @@ struct ExchangeFit {
   double round_trip[kViewCount] = {};        // seconds per exchange, by view
   double latency[kViewCount] = {};           // seconds per round of messages, by view
   double seconds_per_halo_cell[kViewCount] = {};  // 1 / bandwidth in cells, by view
+  double seconds_per_halo_value[kViewCount] = {};  // per variable of a halo cell (format 9; 0 before)
+  // The halo path of the rows fitted ("device", "host"; empty: mixed or unknown): a prediction
+  // of a run on several ranks takes it.
+  std::string halo_path;
   double seconds_per_byte[kViewCount] = {};  // fit files before format 8: 1 / bandwidth in halo bytes
 };
 

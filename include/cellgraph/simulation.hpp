@@ -62,6 +62,9 @@ class Simulation {
  public:
   virtual ~Simulation() = default;
   virtual std::string backend_name() const = 0;
+  // Whether a partitioned run's halo goes device to device (peers write it; no host, no
+  // messages) rather than through the host.
+  virtual bool trades_halo_on_device() const { return false; }
   virtual const Layout& layout() const = 0;
   // States of variable 0 (0 when it is not discrete), for censuses and images.
   virtual std::uint32_t num_states() const = 0;

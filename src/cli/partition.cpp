@@ -21,8 +21,8 @@ po::options_description partition_method_options() {
                                            "default: block for grids, metis otherwise")
       ("objective", po::value<std::string>()->default_value("cut"), "METIS minimizes the edge cut (cut) or the communication volume (volume)")
       ("balance", po::value<std::string>()->default_value("work"),
-       "METIS keeps within the imbalance the parts' cells and neighbor entries (work: a step's reads, which a "
-       "graph with hubs concentrates) or only their cells (cells)")
+       "METIS keeps within the imbalance the parts' work (a vertex weighs 1 + its neighbor entries: a step's reads, "
+       "which a graph with hubs concentrates) or their cells (cells)")
       ("imbalance", po::value<double>()->default_value(1.03), "METIS: largest part at most this times the mean part")
       ("contiguous", po::bool_switch(), "METIS: every part connected")
       ("partition-seed", unsigned_value<std::uint64_t>(1), "METIS's random seed");

@@ -225,11 +225,13 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
     auto per_giga = [](double s) { return s > 0 ? figure(1e-9 / s) : std::string("inf"); };
     out << "\nseveral ranks, the machine's exchange (" << e->rows << " rows): T + round trip x exchanges + latency x "
-        << "message rounds (exchanges x variables, to all peers at once) + halo cells / bandwidth, the busiest part's\n";
+        << "message rounds (exchanges x variables, to all peers at once) + halo cells / bandwidth + halo values (cells "
+        << "x variables) / bandwidth, the busiest part's\n";
     for (pm::View v : pm::kViews)
       out << "  " << std::left << std::setw(9) << pm::view_name(v) << std::right << "round trip "
           << figure(e->round_trip[int(v)] * 1e6) << " us, latency " << figure(e->latency[int(v)] * 1e6)
-          << " us per message round, bandwidth " << per_giga(e->seconds_per_halo_cell[int(v)]) << " G halo cells/s\n";
+          << " us per message round, bandwidth " << per_giga(e->seconds_per_halo_cell[int(v)]) << " G halo cells/s, "
+          << per_giga(e->seconds_per_halo_value[int(v)]) << " G halo values/s\n";
   }
   out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
       << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)
@@ -275,14 +277,16 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
 void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
                        const pm::Holdout* holdout, pm::View preferred) {
   out << "source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,predicted_two_term,"
-         "preferred,held_out\n";
+         "preferred,held_out,compute,exchange\n";
   for (const pm::Measurement& m : rows) {
     std::string predicted[pm::kViewCount];
+    pm::Prediction chosen;  // the preferred view's, in its two parts
     try {
       for (pm::View v : pm::kViews) {
         const pm::Prediction p = pm::predict(f, m, v);
         if (m.ranks > 1 && !p.exchange_fitted) throw Error("no exchange constants");
         predicted[int(v)] = figure(p.seconds_per_step, 10);
+        if (v == preferred) chosen = p;
       }
     } catch (const Error&) {
       continue;  // not predictable by this fit
@@ -290,7 +294,8 @@ void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::v
     out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << "," << m.cells << ","
         << figure(m.bytes_per_cell, 6) << "," << figure(m.seconds_per_step, 10) << "," << predicted[0] << "," << predicted[1] << ","
         << predicted[2] << "," << pm::view_name(preferred)
-        << "," << (holdout && holdout->holds_out(m) ? 1 : 0) << "\n";
+        << "," << (holdout && holdout->holds_out(m) ? 1 : 0) << "," << figure(chosen.compute, 10) << ","
+        << figure(chosen.exchange, 10) << "\n";
   }
 }
 

@@ -445,6 +445,7 @@ int perfmodel_measure(const Args& args) {
                                                                 (2 * row.state_bytes + (colored ? 4 : 0)) +
                                                             4.0 * double(part_sizes[2 * std::size_t(r) + 1]));
       row.seconds_per_step = seconds_per_step(*sim, min_time, repeats, max_time, row.steps);
+      if (ranks > 1) row.halo_path = sim->trades_halo_on_device() ? "device" : "host";
       sim.reset();
       if (!root) continue;
       csv->stream() << pm::csv_row(row) << "\n";

@@ -122,6 +122,8 @@ const std::vector<Column>& columns() {
       {"part_bytes_max",
        [](const Measurement& m) { return m.part_bytes_max > 0 ? format_number(m.part_bytes_max) : std::string(); },
        [](Measurement& m, const std::string& f) { m.part_bytes_max = f.empty() ? 0 : real(f, true); }, true},
+      {"halo_path", [](const Measurement& m) { return m.halo_path; },
+       [](Measurement& m, const std::string& f) { m.halo_path = f.empty() ? f : one_of(f, {"device", "host"}); }, true},
   };
   return table;
 }

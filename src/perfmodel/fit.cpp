@@ -324,9 +324,14 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   if (two_term_everywhere && total(View::two_term, judged) < 0.9 * total(f.preferred, judged) - 1e-12)
     f.preferred = View::two_term;
 
-  // Exchange: what partitioned rows take beyond their compute, per round trip, per message and
-  // per halo cell. Columns in that order: where two are indistinguishable, the earlier is kept.
+  // Exchange: what partitioned rows take beyond their compute, per round trip, per message, per
+  // halo cell and per halo value (a cell's variable). Columns in that order: where two are
+  // indistinguishable, the earlier is kept.
   ExchangeFit e;
+  std::set<std::string> paths;
+  for (const Measurement& m : rows)
+    if (m.ranks > 1) paths.insert(m.halo_path.empty() ? "host" : m.halo_path);
+  if (paths.size() == 1) e.halo_path = *paths.begin();
   for (View v : kViews) {
     std::vector<std::vector<double>> a;
     std::vector<double> b;
@@ -335,7 +340,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
       const GroupFit* g = m.ranks > 1 ? group_for(f, m, v, basis) : nullptr;
       if (!g) continue;
       const double t = m.seconds_per_step;
-      a.push_back({m.trades() / t, m.messages() / t, m.halo_cells() / t});
+      a.push_back({m.trades() / t, m.messages() / t, m.halo_cells() / t, m.halo_values() / t});
       b.push_back((t - compute_seconds(g->of(v), m, v, shape)) / t);
     }
     if (a.empty()) break;
@@ -344,6 +349,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     e.round_trip[int(v)] = x[0];
     e.latency[int(v)] = x[1];
     e.seconds_per_halo_cell[int(v)] = x[2];
+    e.seconds_per_halo_value[int(v)] = x[3];
   }
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
@@ -362,7 +368,9 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   if (row.ranks > 1) {
     if (const std::optional<ExchangeFit>& e = fit.exchange)
       p.exchange = e->round_trip[int(view)] * row.trades() + e->latency[int(view)] * row.messages() +
-                   e->seconds_per_halo_cell[int(view)] * row.halo_cells() + e->seconds_per_byte[int(view)] * row.halo_bytes();
+                   e->seconds_per_halo_cell[int(view)] * row.halo_cells() +
+                   e->seconds_per_halo_value[int(view)] * row.halo_values() +
+                   e->seconds_per_byte[int(view)] * row.halo_bytes();
     else
       p.exchange_fitted = false;
   }
@@ -430,6 +438,7 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
     m.ranks = split.ranks;
     m.part_cells_max = split.shape.cells_max;
     m.part_bytes_max = split.shape.bytes_max;
+    if (fit.exchange) m.halo_path = fit.exchange->halo_path;
     m.halo_cells_max = split.shape.halo_max;
     m.peers_max = split.shape.peers_max;
     m.exchanges = m.ranks > 1 ? std::max(1u, base.exchanges) : 0;

@@ -27,7 +27,9 @@ namespace {
 // of the cells (format 6: of at least the saturation floor's cells; read as it is).
 // Format 8 prices the halo per cell (seconds_per_halo_cell) where older files priced it per
 // byte (seconds_per_byte, still read and applied to the halo's bytes).
-constexpr int kFormat = 8;
+// Format 9 added seconds_per_halo_value, per variable of a halo cell (0 in older files), and
+// the exchange's halo_path (device, host, or any: mixed; older files: any).
+constexpr int kFormat = 9;
 
 std::string exact(double x) {
   char text[40];
@@ -95,6 +97,15 @@ class Section {
     if (v == "false") return false;
     throw ParseError(file_, last_line_, "'" + key + "' must be true or false, not '" + v + "'");
   }
+  std::string one_of(const std::string& key, std::initializer_list<const char*> allowed) {
+    const std::string v = text(key);
+    std::string list;
+    for (const char* a : allowed) {
+      if (v == a) return v;
+      list += std::string(list.empty() ? "" : ", ") + a;
+    }
+    throw ParseError(file_, last_line_, "'" + key + "' must be one of " + list + ", not '" + v + "'");
+  }
   void finish() const {
     if (!values_.empty())
       throw ParseError(file_, values_.begin()->second.second, "unknown key '" + values_.begin()->first + "' in [" + name_ + "]");
@@ -147,6 +158,10 @@ GroupFit read_group(Section& s, int format) {
 ExchangeFit read_exchange(Section& s, int format) {
   ExchangeFit e;
   e.rows = s.whole("rows");
+  if (format >= 9) {
+    e.halo_path = s.one_of("halo_path", {"device", "host", "any"});
+    if (e.halo_path == "any") e.halo_path.clear();
+  }
   for (View v : kViews) {
     const int from = int(format < 2 && v == View::two_term ? View::bytes : v);
     if (from != int(v)) {
@@ -154,6 +169,7 @@ ExchangeFit read_exchange(Section& s, int format) {
       e.latency[int(v)] = e.latency[from];
       e.seconds_per_byte[int(v)] = e.seconds_per_byte[from];
       e.seconds_per_halo_cell[int(v)] = e.seconds_per_halo_cell[from];
+      e.seconds_per_halo_value[int(v)] = e.seconds_per_halo_value[from];
       continue;
     }
     const std::string p = std::string(view_name(v)) + ".";
@@ -161,6 +177,7 @@ ExchangeFit read_exchange(Section& s, int format) {
     e.latency[int(v)] = s.number(p + "latency");
     if (format >= 8) e.seconds_per_halo_cell[int(v)] = s.number(p + "seconds_per_halo_cell");
     else e.seconds_per_byte[int(v)] = s.number(p + "seconds_per_byte");
+    if (format >= 9) e.seconds_per_halo_value[int(v)] = s.number(p + "seconds_per_halo_value");
   }
   return e;
 }
@@ -173,7 +190,8 @@ void write_fit(std::ostream& out, const FittedModel& f) {
          "#   + per_class_work * launches * work (colored steps of several launches; per_cell: two-term view only)\n"
          "#   + per_gather * gathers * cells (sectors of neighbor state read: gathers per cell, from the layout)\n"
          "#   + per_missed_gather * missed_gathers * cells (of those, the sectors that miss the L1)\n"
-         "#   (+ round_trip * exchanges + latency * messages + seconds_per_halo_cell * halo cells on several ranks)\n"
+         "#   (+ round_trip * exchanges + latency * messages + seconds_per_halo_cell * halo cells\n"
+         "#    + seconds_per_halo_value * halo cells * variables on several ranks)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache. launches: 1, or a colored step's\n"
@@ -191,11 +209,12 @@ void write_fit(std::ostream& out, const FittedModel& f) {
   for (const GroupFit& g : f.groups) write_group(out, g);
   for (const GroupFit& g : f.shared) write_group(out, g);
   if (const std::optional<ExchangeFit>& e = f.exchange) {
-    out << "\n[exchange]\nrows = " << e->rows << "\n";
+    out << "\n[exchange]\nrows = " << e->rows << "\nhalo_path = " << (e->halo_path.empty() ? "any" : e->halo_path) << "\n";
     for (View v : kViews)
       out << view_name(v) << ".round_trip = " << exact(e->round_trip[int(v)]) << "\n"
           << view_name(v) << ".latency = " << exact(e->latency[int(v)]) << "\n"
-          << view_name(v) << ".seconds_per_halo_cell = " << exact(e->seconds_per_halo_cell[int(v)]) << "\n";
+          << view_name(v) << ".seconds_per_halo_cell = " << exact(e->seconds_per_halo_cell[int(v)]) << "\n"
+          << view_name(v) << ".seconds_per_halo_value = " << exact(e->seconds_per_halo_value[int(v)]) << "\n";
   }
 }
 

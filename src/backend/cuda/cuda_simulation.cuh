@@ -104,6 +104,7 @@ class CudaSimulation final : public Simulation {
   }
 
   std::string backend_name() const override { return peer_halo_ ? "cuda (device halo)" : "cuda"; }
+  bool trades_halo_on_device() const override { return peer_halo_ != nullptr; }
   const Layout& layout() const override { return *layout_; }
   std::uint32_t num_states() const override { return model_.num_states(); }
   std::uint64_t step() const override { return step_; }
