@@ -1418,6 +1418,34 @@ TEST_SUITE("mpi") {
     CHECK(rows[0].peers_max == 1);
     CHECK(rows[0].exchanges == 1);
     CHECK(rows[1].exchanges > 1);  // colored: an exchange per class
+    CHECK(rows[0].halo_path == "host");
+    CHECK(rows[0].part_bytes_max == doctest::Approx(128 * 34));  // a slab: 1 byte read and written, 8 indices
+  }
+  TEST_CASE("cli: perfmodel annotate rebuilds a partitioned row's busiest part" *
+            doctest::skip(!std::filesystem::exists(cellgraph::test::mpiexec_path()))) {
+    ScratchDir dir;
+    auto r = run_cli_ranks(2, "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources rgg@10,rmat@10 "
+                              "--models lifelike --out " + dir / "t.csv");
+    REQUIRE_MESSAGE(r.status == 0, r.out);
+    const std::vector<pm::Measurement> measured = pm::read_measurements(dir / "t.csv");
+    REQUIRE(measured.size() == 2);
+    std::string bare = pm::csv_header() + "\n";
+    for (pm::Measurement m : measured) m.gathers = m.depth = m.part_bytes_max = 0, bare += pm::csv_row(m) + "\n";
+    r = run_cli("perfmodel annotate " + dir.write("bare.csv", bare) + " --out " + dir / "a.csv");
+    REQUIRE_MESSAGE(r.status == 0, r.out);
+    CHECK(contains(r.out, "2 rows annotated"));
+    const std::vector<pm::Measurement> annotated = pm::read_measurements(dir / "a.csv");
+    REQUIRE(annotated.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+      INFO(measured[i].source);
+      CHECK(annotated[i].depth == measured[i].depth);
+      CHECK(annotated[i].gathers == doctest::Approx(measured[i].gathers).epsilon(1e-9));
+      CHECK(annotated[i].part_bytes_max == doctest::Approx(measured[i].part_bytes_max).epsilon(1e-12));
+    }
+    // Split otherwise (cells, not work, balanced): R-MAT's parts differ, its row is left alone.
+    r = run_cli("perfmodel annotate " + dir / "bare.csv" + " --balance cells --out " + dir / "c.csv");
+    REQUIRE_MESSAGE(r.status == 0, r.out);
+    CHECK(contains(r.out, "left alone"));
   }
 }
 

@@ -79,6 +79,9 @@ po::options_description partition_method_options();  // --method, --objective, .
 PartitionOptions partition_options_from(const po::variables_map& vm, const Source& source);
 // One part per rank: rank 0 partitions, every rank receives the answer (collective).
 std::vector<std::uint32_t> partition_for_ranks(const Graph& g, const PartitionOptions& options);
+// Part `me` of `parts` of `g`, compiled with the whole graph's hub thresholds.
+Layout compile_part(const Graph& g, const std::vector<std::uint32_t>& partition, std::uint32_t parts, std::uint32_t me,
+                    const CompileOptions& options);
 // This rank's part of `g`, compiled with the whole graph's hub thresholds.
 std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vector<std::uint32_t>& partition,
                                                 const CompileOptions& options);

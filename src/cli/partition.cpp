@@ -78,11 +78,16 @@ std::vector<std::uint32_t> partition_for_ranks(const Graph& g, const PartitionOp
   return partition;
 }
 
+Layout compile_part(const Graph& g, const std::vector<std::uint32_t>& partition, std::uint32_t parts, std::uint32_t me,
+                    const CompileOptions& options) {
+  // Every part takes the whole graph's hub thresholds: a vertex is folded alike in any split.
+  return compile_rows(g, part_rows(g, partition, parts, me), compile_options_for(g, options));
+}
+
 std::shared_ptr<const Layout> compile_rank_part(const Graph& g, const std::vector<std::uint32_t>& partition,
                                                 const CompileOptions& options) {
-  // Every part takes the whole graph's hub thresholds: a vertex is folded alike in any split.
-  return std::make_shared<const Layout>(compile_rows(
-      g, part_rows(g, partition, std::uint32_t(mpi::size()), std::uint32_t(mpi::rank())), compile_options_for(g, options)));
+  return std::make_shared<const Layout>(
+      compile_part(g, partition, std::uint32_t(mpi::size()), std::uint32_t(mpi::rank()), options));
 }
 
 // True on every rank when all ranks run on one host and each one's GPU can map every other's

@@ -370,12 +370,15 @@ int perfmodel_measure(const Args& args) {
     std::vector<std::uint32_t> coloring;  // the whole graph's, for colored models on several ranks
     std::uint32_t colors = 0;             // its classes: a colored step exchanges after each
     // The step's launches, depth and gathers (the busiest rank's), synchronous (for models with
-    // and without a one-bit signal: the gather paths differ) and colored. Collective.
+    // and without a one-bit signal: the gather paths differ) and colored. Collective. Gathers
+    // are the most a part reads, per cell of the largest part (the model multiplies them by its
+    // cells): parts balanced by work differ in cells, and a small part may gather more per cell.
     const std::uint32_t multiprocessors = gpu ? machine.sm_count : 0;
-    auto busiest = [](pm::StepShape shape) {
+    const double cells_max = mpi::max(double(layout->num_vertices));
+    auto busiest = [&](pm::StepShape shape) {
       shape.depth = mpi::max(shape.depth);
-      shape.gathers = mpi::max(shape.gathers);
-      shape.missed_gathers = mpi::max(shape.missed_gathers);
+      shape.gathers = mpi::max(shape.gathers * layout->num_vertices) / cells_max;
+      shape.missed_gathers = mpi::max(shape.missed_gathers * layout->num_vertices) / cells_max;
       return shape;
     };
     std::map<bool, pm::StepShape> sync_shapes;  // by ModelInfo::gathers_signal
@@ -512,15 +515,76 @@ SourceSpec source_from_label(const std::string& label) {
   return spec;
 }
 
+// Synchronous partitioned rows: the source split again as measure split it (the partition
+// options given), each part compiled; a row whose largest part or halo differs is left alone.
+// Its busiest part's depth, gathers (the most a part reads, per cell of the largest part) and
+// bytes, as measure records them. Returns the rows annotated.
+std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::variables_map& vm,
+                                 const CompileOptions& compile_opts) {
+  std::map<std::pair<std::string, std::uint32_t>, std::vector<pm::Measurement*>> by_split;
+  for (pm::Measurement& m : rows)
+    if (m.ranks > 1 && m.update == "sync") by_split[{m.source, m.ranks}].push_back(&m);
+  std::size_t annotated = 0;
+  for (auto& [key, list] : by_split) {
+    const auto& [label, parts] = key;
+    const Source source = load_source(source_from_label(label));
+    const Graph& g = source.graph;
+    const std::vector<std::uint32_t> partition = partition_graph(g, parts, partition_options_from(vm, source));
+    const PartitionReport r = partition_report(g, partition, parts);
+    const std::uint64_t cells_max = *std::max_element(r.vertices.begin(), r.vertices.end());
+    const std::uint64_t halo_max = *std::max_element(r.halo.begin(), r.halo.end());
+    if (cells_max != list[0]->part_cells_max || halo_max != list[0]->halo_cells_max) {
+      std::cout << label << " on " << parts << " parts: left alone (this split's largest part and halo, " << cells_max
+                << " and " << halo_max << ", are not the row's " << list[0]->part_cells_max << " and "
+                << list[0]->halo_cells_max << ": other partition options?)\n";
+      continue;
+    }
+    std::vector<Layout> layouts;
+    for (std::uint32_t p = 0; p < parts; ++p) layouts.push_back(compile_part(g, partition, parts, p, compile_opts));
+    std::map<std::pair<bool, std::uint32_t>, pm::StepShape> shapes;  // by signal and multiprocessors
+    for (pm::Measurement* m : list) {
+      const std::uint32_t multiprocessors = m->backend == "cuda" ? m->sm_count : 0;
+      const std::pair<bool, std::uint32_t> path{gathers_signal(m->model), multiprocessors};
+      if (!shapes.count(path)) {
+        pm::StepShape busiest;
+        for (const Layout& L : layouts) {
+          const pm::StepShape s = pm::step_shape(
+              L, nullptr, pm::gather_path(gathers_scattered(L), path.first, false, multiprocessors));
+          busiest.depth = std::max(busiest.depth, s.depth);
+          busiest.gathers = std::max(busiest.gathers, s.gathers * L.num_vertices / double(cells_max));
+          busiest.missed_gathers = std::max(busiest.missed_gathers, s.missed_gathers * L.num_vertices / double(cells_max));
+        }
+        shapes[path] = busiest;
+      }
+      const pm::StepShape& shape = shapes.at(path);
+      m->launches = shape.launches;
+      m->depth = shape.depth;
+      m->gathers = shape.gathers;
+      m->missed_gathers = shape.missed_gathers;
+      m->part_bytes_max = 0;
+      for (const Layout& L : layouts)
+        m->part_bytes_max = std::max(m->part_bytes_max, double(L.num_vertices) * 2 * m->state_bytes +
+                                                            4.0 * double(L.neighbors.size()));
+      ++annotated;
+    }
+    std::cout << label << " on " << parts << " parts: busiest part's gathers " << three_digits(list[0]->gathers) << " ("
+              << three_digits(list[0]->missed_gathers) << " past the L1) a cell of the largest part\n"
+              << std::flush;
+  }
+  return annotated;
+}
+
 }  // namespace
 
 int perfmodel_annotate(const Args& args) {
   po::options_description d("cellgraph perfmodel annotate");
   d.add_options()("help,h", "show this help")(
       "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
-      "out", po::value<std::string>(), "the CSV to write, every one-rank row with launches, depth, gathers and missed gathers (required)")(
+      "out", po::value<std::string>(), "the CSV to write, every one-rank row with launches, depth, gathers and missed "
+                                       "gathers, and every synchronous partitioned row whose split the partition options "
+                                       "rebuild (the same largest part and halo) with those of its busiest part (required)")(
       "seed", unsigned_value<std::uint64_t>(1), "the seed the timings were measured with (colored updates: the coloring)");
-  d.add(layout_options());
+  d.add(layout_options()).add(partition_method_options());
   po::variables_map vm;
   if (!parse_perfmodel_options(args, d, "timings", "usage: cellgraph perfmodel annotate TIMINGS.csv... --out CSV", vm))
     return 0;
@@ -596,6 +660,9 @@ int perfmodel_annotate(const Args& args) {
               << std::flush;
   }
   partitioned -= annotated;
+  const std::size_t split = annotate_partitioned(rows, vm, compile_opts);
+  partitioned -= split;
+  annotated += split;
   out.stream() << pm::csv_header() << "\n";
   for (const pm::Measurement& m : rows) out.stream() << pm::csv_row(m) << "\n";
   out.commit();
