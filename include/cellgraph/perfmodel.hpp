@@ -125,6 +125,13 @@ struct Measurement {
   double working_set() const { return double(part_cells_max) * part_bytes_per_cell(); }
 };
 
+// Compulsory traffic of a step over `cells` cells storing `indices` neighbor indices (padding
+// included), as `bench` counts it: every state variable read and written, 4 bytes an index, and
+// a colored step's class list (4 bytes a cell). Per cell: cells 1, indices per cell.
+inline double step_bytes(double cells, double indices, double state_bytes, bool colored) {
+  return cells * (2 * state_bytes + (colored ? 4 : 0)) + 4 * indices;
+}
+
 // The CSV: a header naming the columns (any order; all of them but `launches` and `depth`,
 // which CSVs written before them lack), then one row each. Fields holding a comma or a quote
 // are quoted ("...", "" for a quote). Empty `launches` / `depth` fields, or a CSV without the

@@ -374,7 +374,8 @@ int perfmodel_measure(const Args& args) {
     // are the most a part reads, per cell of the largest part (the model multiplies them by its
     // cells): parts balanced by work differ in cells, and a small part may gather more per cell.
     const std::uint32_t multiprocessors = gpu ? machine.sm_count : 0;
-    const double cells_max = mpi::max(double(layout->num_vertices));
+    double cells_max = 0;
+    for (int r = 0; r < ranks; ++r) cells_max = std::max(cells_max, double(part_sizes[2 * std::size_t(r)]));
     auto busiest = [&](pm::StepShape shape) {
       shape.depth = mpi::max(shape.depth);
       shape.gathers = mpi::max(shape.gathers * layout->num_vertices) / cells_max;
@@ -439,14 +440,12 @@ int perfmodel_measure(const Args& args) {
       row.depth = shape.depth;
       row.gathers = shape.gathers;
       row.missed_gathers = shape.missed_gathers;
-      // Compulsory traffic per cell update, as `bench` counts it: every variable read and
-      // written, every stored index (padding included), and a colored step's class lists.
-      row.bytes_per_cell = 2 * row.state_bytes + 4.0 * double(stored[0]) / double(n) + (colored ? 4 : 0);
+      row.bytes_per_cell = pm::step_bytes(1, double(stored[0]) / double(n), row.state_bytes, colored);
       if (ranks > 1)
         for (int r = 0; r < ranks; ++r)
-          row.part_bytes_max = std::max(row.part_bytes_max, double(part_sizes[2 * std::size_t(r)]) *
-                                                                (2 * row.state_bytes + (colored ? 4 : 0)) +
-                                                            4.0 * double(part_sizes[2 * std::size_t(r) + 1]));
+          row.part_bytes_max = std::max(row.part_bytes_max, pm::step_bytes(double(part_sizes[2 * std::size_t(r)]),
+                                                                           double(part_sizes[2 * std::size_t(r) + 1]),
+                                                                           row.state_bytes, colored));
       row.seconds_per_step = seconds_per_step(*sim, min_time, repeats, max_time, row.steps);
       if (ranks > 1) row.halo_path = sim->trades_halo_on_device() ? "device" : "host";
       sim.reset();
@@ -563,8 +562,8 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
       m->missed_gathers = shape.missed_gathers;
       m->part_bytes_max = 0;
       for (const Layout& L : layouts)
-        m->part_bytes_max = std::max(m->part_bytes_max, double(L.num_vertices) * 2 * m->state_bytes +
-                                                            4.0 * double(L.neighbors.size()));
+        m->part_bytes_max = std::max(
+            m->part_bytes_max, pm::step_bytes(L.num_vertices, double(L.neighbors.size()), m->state_bytes, false));
       ++annotated;
     }
     std::cout << label << " on " << parts << " parts: busiest part's gathers " << three_digits(list[0]->gathers) << " ("
@@ -629,7 +628,7 @@ int perfmodel_annotate(const Args& args) {
     for (pm::Measurement* m : list) {
       const bool colored = m->update == "colored";
       // The layout measured: the row's bytes per cell, as measure counts them.
-      const double bytes = 2 * m->state_bytes + 4 * stored + (colored ? 4 : 0);
+      const double bytes = pm::step_bytes(1, stored, m->state_bytes, colored);
       if (std::abs(bytes - m->bytes_per_cell) > 1e-6 * m->bytes_per_cell)
         throw Error(m->origin + ": " + label + " compiles to " + three_digits(bytes) + " bytes per cell, the row has " +
                     three_digits(m->bytes_per_cell) + " (other layout options?)");

@@ -154,7 +154,7 @@ int perfmodel_predict(const Args& args) {
     base.gathers = shape.gathers;
     base.missed_gathers = shape.missed_gathers;
   }
-  base.bytes_per_cell = 2 * base.state_bytes + 4 * stored + (colored ? 4 : 0);
+  base.bytes_per_cell = pm::step_bytes(1, stored, base.state_bytes, colored);
   if (colored) base.exchanges = base.launches;  // a partitioned colored step exchanges after each class
 
   // The split into K parts for every count.
@@ -177,8 +177,9 @@ int perfmodel_predict(const Args& args) {
         // The busiest part's bytes: its entries stored as the whole graph stores them (padding).
         const double stored_per_entry = g.num_entries() ? stored * double(base.cells) / double(g.num_entries()) : 0;
         for (std::uint32_t p = 0; p < k; ++p)
-          shape->bytes_max = std::max(shape->bytes_max, double(r.vertices[p]) * (base.bytes_per_cell - 4 * stored) +
-                                                            4 * stored_per_entry * double(r.entries[p]));
+          shape->bytes_max = std::max(shape->bytes_max, pm::step_bytes(double(r.vertices[p]),
+                                                                       stored_per_entry * double(r.entries[p]),
+                                                                       base.state_bytes, colored));
       }
       split.shape = *shape;
     }
