@@ -1140,6 +1140,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   REQUIRE(back.shared.size() == f.shared.size());
   REQUIRE(back.exchange);
   CHECK(back.exchange->latency[1] == f.exchange->latency[1]);
+  CHECK(back.exchange->halo_path == "host");  // rows without a path went through the host
   CHECK(back.notes == f.notes);
   for (const pm::Measurement& m : rows)
     for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
@@ -1165,6 +1166,8 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
       {replaced("cycles.cache_fitted = ", "cycles.cache_fitted = maybe"), "'cycles.cache_fitted' must be true or false"},
       {replaced("rows = ", "rows = 2\nrows = "), "'rows' given twice"},
       {replaced("[exchange]\n", "[exchange]\ncolour = red\n"), "unknown key 'colour' in [exchange]"},
+      {replaced("halo_path = host", "halo_path = nvlink"), "f.fit:" + line_of("halo_path") +
+                                                           ": 'halo_path' must be one of device, host, any, not 'nvlink'"},
       {replaced("preferred_view = ", "preferred_view = x"), "preferred_view must be cycles, bytes or two-term"},
       {replaced("two-term.identified = ", "two-term.identified = perhaps"), "'two-term.identified' must be true or false"},
   };
