@@ -105,8 +105,13 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
     CHECK(r.out.find(c.message) != std::string::npos);
     CHECK(dir.empty());
   }
+  // A partition option out of its choices: the option named, no .part file.
+  Result r = run_cli("partition --generate rmat:8 --parts 2 --balance edges --out " + dir / "p.part");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("--balance must be work or cells, not 'edges'") != std::string::npos);
+  CHECK(dir.empty());
   // An output that cannot be written: error, exit 1, no partial file anywhere.
-  Result r = run_cli("run --grid 8x8 --steps 1 --stats /nonexistent/dir/s.csv");
+  r = run_cli("run --grid 8x8 --steps 1 --stats /nonexistent/dir/s.csv");
   CHECK(r.status == 1);
   CHECK(r.out.find("cannot write /nonexistent/dir/s.csv") != std::string::npos);
   CHECK(run_cli("frobnicate").status == 2);
