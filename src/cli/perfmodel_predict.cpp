@@ -126,7 +126,7 @@ int perfmodel_predict(const Args& args) {
       if (sample.cell_count() < grid->cell_count()) colors_note = " (the classes counted on a slab of the grid)";
     }
     // The packing rule on the whole grid: its cells, the sample's span (the same rows).
-    const bool scattered = gathers_scattered(grid->cell_count(), grid->cell_count(), median_gather_span(sampled));
+    const bool scattered = gathers_scattered(grid->cell_count(), median_gather_span(sampled));
     const pm::StepShape shape = pm::step_shape(
         sampled, classes ? &*classes : nullptr,
         pm::gather_path(scattered, !colored && gathers_signal(base.model), colored, multiprocessors));

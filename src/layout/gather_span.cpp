@@ -27,13 +27,12 @@ std::uint64_t median_gather_span(const Layout& L) {
   return spans[spans.size() / 2];
 }
 
-bool gathers_scattered(std::uint64_t vertices, std::uint64_t cells, std::uint64_t median_span) {
-  return vertices >= kPackedSignalMinimumVertices && median_span >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, cells / 4);
+bool gathers_scattered(std::uint64_t cells, std::uint64_t median_span) {
+  return cells >= kPackedSignalMinimumCells && median_span >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, cells / 4);
 }
 
-bool gathers_scattered(const Layout& L) {  // the span only where the vertices qualify
-  return L.num_vertices >= kPackedSignalMinimumVertices &&
-         gathers_scattered(L.num_vertices, L.num_cells(), median_gather_span(L));
+bool gathers_scattered(const Layout& L) {  // the span only where the cells qualify
+  return L.num_cells() >= kPackedSignalMinimumCells && gathers_scattered(L.num_cells(), median_gather_span(L));
 }
 
 }  // namespace cellgraph
