@@ -388,6 +388,22 @@ class CudaSimulation final : public Simulation {
     CG_CUDA_LAUNCHED();
   }
 
+  // A part's boundary (the hubs, which come first, and the vertices that read the halo or that
+  // peers read, up to interior_begin) on one stream: the sweep peers wait for.
+  void launch_boundary_sweep(StateRef<Vars> from, const ApplyStep<Model>& apply, cudaStream_t stream) {
+    const LayoutView& L = device_.view();
+    launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
+                      VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
+                      VertexRange{L.num_hub_vertices, layout_->interior_begin - L.num_hub_vertices}, apply, stream,
+                      stream, false);
+  }
+  // The rest of a part: it reads no halo cell and no peer reads it.
+  void launch_interior_sweep(StateRef<Vars> from, const ApplyStep<Model>& apply, cudaStream_t stream) {
+    const std::uint32_t interior = layout_->interior_begin, vertices = device_.view().num_vertices;
+    const VertexRange none{0, 0};
+    launch_step_sweep(from, none, none, VertexRange{interior, vertices - interior}, apply, stream, stream, false);
+  }
+
   // A synchronous step of a part whose peers' GPUs map its memory and it theirs (PeerHalo).
   // On boundary_stream_ (the greatest priority, so its blocks go first): once every peer's
   // boundary of the last step is over, the hubs and the boundary vertices are updated, the
@@ -400,8 +416,6 @@ class CudaSimulation final : public Simulation {
   // peers gained large parts 5-11% more, and lost parts whose boundary is most of the step 4-7%
   // (BENCHMARKS.md).
   void launch_device_halo_step(StateRef<Vars> from, StateRef<Vars> to, int to_buffer, const StepParams& p) {
-    const LayoutView& L = device_.view();
-    const std::uint32_t interior = layout_->interior_begin;
     const ApplyStep<Model> apply{to, p};
     const bool waits_before_fork = packs_signals();
     if (waits_before_fork) {
@@ -411,15 +425,11 @@ class CudaSimulation final : public Simulation {
     CG_CUDA(cudaEventRecord(fork_, stream_));
     CG_CUDA(cudaStreamWaitEvent(boundary_stream_, fork_));
     if (!waits_before_fork) peer_halo_->begin_step(boundary_stream_);
-    launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
-                      VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                      VertexRange{L.num_hub_vertices, interior - L.num_hub_vertices}, apply, boundary_stream_,
-                      boundary_stream_, false);
+    launch_boundary_sweep(from, apply, boundary_stream_);
     CG_CUDA_LAUNCHED();
     peer_halo_->push(to, to_buffer, boundary_stream_);
     peer_halo_->end_step(boundary_stream_);
-    const VertexRange none{0, 0};
-    launch_step_sweep(from, none, none, VertexRange{interior, L.num_vertices - interior}, apply, stream_, stream_, false);
+    launch_interior_sweep(from, apply, stream_);
     CG_CUDA_LAUNCHED();
     CG_CUDA(cudaEventRecord(join_, boundary_stream_));
     CG_CUDA(cudaStreamWaitEvent(stream_, join_));
@@ -429,16 +439,11 @@ class CudaSimulation final : public Simulation {
   // boundary, then `send` (the cells peers read leave), then the interior.
   template <class Send>
   void launch_part_sweeps(StateRef<Vars> from, const ApplyStep<Model>& apply, Send&& send) {
-    const LayoutView& L = device_.view();
-    const std::uint32_t interior = layout_->interior_begin;
-    const VertexRange none{0, 0};
     pack_signals(from);
-    launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
-                      VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
-                      VertexRange{L.num_hub_vertices, interior - L.num_hub_vertices}, apply, stream_, stream_, false);
+    launch_boundary_sweep(from, apply, stream_);
     CG_CUDA_LAUNCHED();
     send();
-    launch_step_sweep(from, none, none, VertexRange{interior, L.num_vertices - interior}, apply, stream_, stream_, false);
+    launch_interior_sweep(from, apply, stream_);
     CG_CUDA_LAUNCHED();
   }
 
