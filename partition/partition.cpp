@@ -124,9 +124,13 @@ PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t
   r.vertices.assign(parts, 0);
   r.entries.assign(parts, 0);
   r.halo.assign(parts, 0);
+  r.sends.assign(parts, 0);
+  r.boundary.assign(parts, 0);
+  r.boundary_entries.assign(parts, 0);
   r.peers.assign(parts, 0);
   std::vector<std::pair<std::uint32_t, VertexId>> reads;     // (part, foreign cell it reads)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> links;  // (part, peer)
+  std::vector<bool> on_boundary(g.num_vertices(), false);     // reads the halo, or a peer reads it
   std::uint64_t cut_entries = 0;
   for (VertexId v = 0; v < g.num_vertices(); ++v) {
     ++r.vertices[part[v]];
@@ -134,17 +138,20 @@ PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t
       ++r.entries[part[v]];
       if (part[u] == part[v]) return;
       ++cut_entries;
+      on_boundary[v] = on_boundary[u] = true;
       reads.emplace_back(part[v], u);
       links.emplace_back(part[v], part[u]);
       links.emplace_back(part[u], part[v]);
     });
   }
+  for (VertexId v = 0; v < g.num_vertices(); ++v)
+    if (on_boundary[v]) ++r.boundary[part[v]], r.boundary_entries[part[v]] += g.degree(v);
   r.edge_cut = cut_entries / 2;  // symmetric graphs list each cut edge from both ends
   std::sort(links.begin(), links.end());
   links.erase(std::unique(links.begin(), links.end()), links.end());
   std::sort(reads.begin(), reads.end());
   reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-  for (auto [p, u] : reads) ++r.halo[p];
+  for (auto [p, u] : reads) ++r.halo[p], ++r.sends[part[u]];
   for (auto [p, q] : links) ++r.peers[p];
   const double mean = double(g.num_vertices()) / parts;
   r.imbalance = mean > 0 ? double(*std::max_element(r.vertices.begin(), r.vertices.end())) / mean : 0.0;

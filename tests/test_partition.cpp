@@ -153,7 +153,7 @@ TEST_CASE("partition: bad requests are errors") {
   CHECK(partition_graph(g, 1, {}) == std::vector<std::uint32_t>(4, 0));
 }
 
-TEST_CASE("partition: the report counts cut edges, halo cells and peers") {
+TEST_CASE("partition: the report counts cut edges, halo cells, sends, the boundary and peers") {
   const Graph g = path_graph(6);
   const PartitionReport r = partition_report(g, {0, 0, 1, 1, 2, 2}, 3);
   CHECK(r.edge_cut == 2);
@@ -162,7 +162,14 @@ TEST_CASE("partition: the report counts cut edges, halo cells and peers") {
   CHECK(r.halo == std::vector<std::uint64_t>{1, 2, 1});  // 0 reads 2; 1 reads 1 and 4; 2 reads 3
   CHECK(r.peers == std::vector<std::uint32_t>{1, 2, 1});
   CHECK(r.total_halo() == 4);
+  CHECK(r.sends == std::vector<std::uint64_t>{1, 2, 1});     // what the others read of each
+  CHECK(r.boundary == std::vector<std::uint64_t>{1, 2, 1});  // 1; 2 and 3; 4
+  CHECK(r.boundary_entries == std::vector<std::uint64_t>{2, 4, 2});
   CHECK(r.imbalance == 1.0);
+  // A cell two peers read is sent twice.
+  const PartitionReport middle = partition_report(path_graph(3), {1, 0, 2}, 3);
+  CHECK(middle.sends == std::vector<std::uint64_t>{2, 1, 1});
+  CHECK(middle.boundary == std::vector<std::uint64_t>{1, 1, 1});
   CHECK(partition_report(g, {0, 0, 0, 0, 0, 1}, 2).imbalance == doctest::Approx(5.0 / 3));
 }
 

@@ -42,6 +42,9 @@ struct PartitionReport {
   std::vector<std::uint64_t> vertices;     // per part
   std::vector<std::uint64_t> entries;      // per part: its vertices' neighbor entries (the work)
   std::vector<std::uint64_t> halo;         // per part: other parts' cells it reads
+  std::vector<std::uint64_t> sends;        // per part: its cells other parts read, counted per reader
+  std::vector<std::uint64_t> boundary;     // per part: its vertices that read the halo or that peers read
+  std::vector<std::uint64_t> boundary_entries;  // per part: those vertices' neighbor entries
   std::vector<std::uint32_t> peers;        // per part: parts it exchanges with
   double imbalance = 0;                    // largest part / mean part
   std::uint64_t total_halo() const;
