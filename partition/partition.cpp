@@ -117,6 +117,19 @@ std::uint64_t PartitionReport::total_halo() const {
   return total;
 }
 
+double PartitionReport::boundary_share() const {
+  std::uint64_t boundary_work = 0, work = 0;
+  for (std::uint32_t p = 0; p < parts; ++p) {
+    boundary_work = std::max(boundary_work, boundary[p] + boundary_entries[p]);
+    work = std::max(work, vertices[p] + entries[p]);
+  }
+  return work ? double(boundary_work) / double(work) : 0.0;
+}
+
+std::uint64_t PartitionReport::sends_max() const {
+  return sends.empty() ? 0 : *std::max_element(sends.begin(), sends.end());
+}
+
 PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t>& part, std::uint32_t parts) {
   if (part.size() != g.num_vertices()) throw Error("a partition of the wrong length");
   PartitionReport r;

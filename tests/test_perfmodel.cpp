@@ -397,6 +397,49 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     const std::vector<pm::Prediction> p = pm::predict_splits(f, sir, {{2, {sir.cells / 2, 100, 1}}}, pm::View::bytes);
     CHECK(p[0].exchange == doctest::Approx(kRoundTrip + 100 / kHaloCellRate + 100.0 * sir.variables / kHaloValueRate));
   }
+  SUBCASE("on the device path the boundary branch sets a step where it is the longer") {
+    // Branch: 20 us of latency and 5 G values a second pushed, beside the interior's share of the
+    // compute; the frame (round trip and halo) where that is longer.
+    constexpr double kBranchLatency = 20e-6, kSendValueRate = 5e9;
+    std::vector<pm::Measurement> rows = two_model_sweep();
+    std::size_t on_branch = 0, on_frame = 0, partitioned = 0;
+    for (pm::Measurement& m : rows)
+      if (m.ranks > 1) {
+        m.halo_path = "device";
+        const bool mostly_boundary = partitioned++ % 2 == 0;
+        m.boundary_share = mostly_boundary ? 0.95 : 0.02;
+        m.send_cells_max = (mostly_boundary ? 64 : 1) * m.halo_cells_max;
+        const double compute = bytes_time(double(m.part_cells_max), m.bytes_per_cell);
+        const double frame = kRoundTrip + m.halo_cells() / kHaloCellRate + m.halo_values() / kHaloValueRate;
+        const double branch = kBranchLatency + m.send_values() / kSendValueRate - (1 - m.boundary_share) * compute;
+        (branch > frame ? on_branch : on_frame) += 1;
+        m.seconds_per_step = compute + std::max(frame, branch);
+      }
+    REQUIRE(on_branch >= 4);
+    REQUIRE(on_frame >= 4);
+    const pm::FittedModel f = pm::fit(rows, plain());
+    REQUIRE(f.exchange);
+    const int b = int(pm::View::bytes);
+    CHECK(f.exchange->branch_rows == on_branch);
+    CHECK(f.exchange->branch_latency[b] == doctest::Approx(kBranchLatency).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_send_value[b] == doctest::Approx(1 / kSendValueRate).epsilon(1e-6));
+    CHECK(f.exchange->round_trip[b] == doctest::Approx(kRoundTrip).epsilon(1e-6));
+    CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+    // Kept by the fit file; a row of unknown boundary share is priced by the frame alone.
+    std::ostringstream out;
+    pm::write_fit(out, f);
+    std::istringstream in(out.str());
+    const pm::FittedModel back = pm::parse_fit(in, "b.fit");
+    CHECK(back.exchange->branch_rows == on_branch);
+    CHECK(back.exchange->branch_latency[b] == f.exchange->branch_latency[b]);
+    CHECK(back.exchange->seconds_per_send_value[b] == f.exchange->seconds_per_send_value[b]);
+    pm::Measurement unknown = rows.back();
+    const double with_share = pm::predict(f, unknown, pm::View::bytes).exchange;
+    unknown.boundary_share = 0;
+    CHECK(pm::predict(f, unknown, pm::View::bytes).exchange ==
+          doctest::Approx(kRoundTrip + unknown.halo_cells() / kHaloCellRate + unknown.halo_values() / kHaloValueRate));
+    CHECK(with_share >= pm::predict(f, unknown, pm::View::bytes).exchange);
+  }
   SUBCASE("a split along components (no peers) costs its part's compute alone") {
     std::vector<pm::Measurement> rows = two_model_sweep();
     const pm::Measurement apart = on_parts(row("rgg:4194304:4", "graph", "lifelike", 1u << 22, 34, 0), 4, 0, 0);
@@ -654,7 +697,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 9"), 10, "format = 3");
+    text.replace(text.find("format = 10"), 11, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (const char* key : {"per_wave = ", "per_gather = ", "per_missed_gather = "})
@@ -725,7 +768,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 9"), 10, "format = 4");
+    text.replace(text.find("format = 10"), 11, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
     for (const char* key : {"per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
@@ -1007,9 +1050,10 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   CHECK(back[1].depth == 72);
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
-  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max", ",halo_path"})
+  for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max", ",halo_path",
+                             ",boundary_share", ",send_cells_max"})
     old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8,,,,\n", ",9,72,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* tail : {",1,8,,,,,,\n", ",9,72,,,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -1022,7 +1066,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 8) + ",0,8,,,,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 10) + ",0,8,,,,,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -1071,6 +1115,8 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   rows[1] = on_parts(rows[1], 3, 2, 77);
   rows[1].part_bytes_max = 1.5e6;
   rows[1].halo_path = "device";
+  rows[1].boundary_share = 0.25;
+  rows[1].send_cells_max = 80;
   std::string text = pm::csv_header() + "\n# a note\n\n";
   for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
   std::istringstream in(text);
@@ -1083,6 +1129,9 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   CHECK(back[1].part_bytes_max == 1.5e6);
   CHECK(back[1].halo_path == "device");
   CHECK(back[1].messages() == 0);  // peers write the halo: no messages
+  CHECK(back[1].boundary_share == 0.25);
+  CHECK(back[1].send_values() == 80);
+  CHECK(back[0].boundary_share == 0);  // one rank: empty, unknown
   pm::Measurement host = back[1];
   host.halo_path = "host";
   CHECK(host.messages() == 1);  // one round to both peers at once
@@ -1114,13 +1163,14 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 29 fields, the header has 28"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 31 fields, the header has 30"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
       {header + with_field("seconds_per_step", "nan") + "\n", "t.csv:2: seconds_per_step: 'nan' is not a number"},
       {header + with_field("kind", "mesh") + "\n", "t.csv:2: kind: 'mesh' is not one of grid, graph, hubs"},
       {header + with_field("halo_path", "nvlink") + "\n", "t.csv:2: halo_path: 'nvlink' is not one of device, host"},
+      {header + with_field("boundary_share", "1.5") + "\n", "t.csv:2: boundary_share: '1.5' is a share: at most 1"},
       {header + with_field("update", "sometimes") + "\n", "t.csv:2: update: "},
       {header + with_field("part_cells_max", "99999999999") + "\n", "t.csv:2: part_cells_max exceeds cells"},
       {header + with_field("source", "\"open") + "\n", "t.csv:2: a quoted field is not closed"},
@@ -1168,7 +1218,8 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 9", "format = 10"), "format '10'"},
+      {replaced("format = 10", "format = 11"), "format '11'"},
+      {replaced("format = 10", "format = 1x"), "format '1x'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1192,7 +1243,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 9\n"));
+  CHECK(contains(out.str(), "format = 10\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1432,6 +1483,8 @@ TEST_SUITE("mpi") {
     CHECK(rows[1].exchanges > 1);  // colored: an exchange per class
     CHECK(rows[0].halo_path == "host");
     CHECK(rows[0].part_bytes_max == doctest::Approx(128 * 34));  // a slab: 1 byte read and written, 8 indices
+    CHECK(rows[0].send_cells_max == 32);  // the rows above and below, each read by the other part
+    CHECK(rows[0].boundary_share == doctest::Approx(2.0 / 8));  // 2 of a slab's 8 rows, at 1 + 8 entries a cell
   }
   TEST_CASE("cli: perfmodel annotate rebuilds a partitioned row's busiest part" *
             doctest::skip(!std::filesystem::exists(cellgraph::test::mpiexec_path()))) {
@@ -1442,7 +1495,8 @@ TEST_SUITE("mpi") {
     const std::vector<pm::Measurement> measured = pm::read_measurements(dir / "t.csv");
     REQUIRE(measured.size() == 2);
     std::string bare = pm::csv_header() + "\n";
-    for (pm::Measurement m : measured) m.gathers = m.depth = m.part_bytes_max = 0, bare += pm::csv_row(m) + "\n";
+    for (pm::Measurement m : measured)
+      m.gathers = m.depth = m.part_bytes_max = m.boundary_share = 0, m.send_cells_max = 0, bare += pm::csv_row(m) + "\n";
     r = run_cli("perfmodel annotate " + dir.write("bare.csv", bare) + " --out " + dir / "a.csv");
     REQUIRE_MESSAGE(r.status == 0, r.out);
     CHECK(contains(r.out, "2 rows annotated"));
@@ -1453,6 +1507,9 @@ TEST_SUITE("mpi") {
       CHECK(annotated[i].depth == measured[i].depth);
       CHECK(annotated[i].gathers == doctest::Approx(measured[i].gathers).epsilon(1e-9));
       CHECK(annotated[i].part_bytes_max == doctest::Approx(measured[i].part_bytes_max).epsilon(1e-12));
+      CHECK(annotated[i].boundary_share == doctest::Approx(measured[i].boundary_share).epsilon(1e-12));
+      CHECK(annotated[i].send_cells_max == measured[i].send_cells_max);
+      CHECK(measured[i].boundary_share > 0);
     }
     // Split otherwise (cells, not work, balanced): R-MAT's parts differ, its row is left alone.
     r = run_cli("perfmodel annotate " + dir / "bare.csv" + " --balance cells --out " + dir / "c.csv");

@@ -48,6 +48,10 @@ struct PartitionReport {
   std::vector<std::uint32_t> peers;        // per part: parts it exchanges with
   double imbalance = 0;                    // largest part / mean part
   std::uint64_t total_halo() const;
+  // The largest boundary's work (vertices + their entries) over the busiest part's (vertices +
+  // entries), each the largest over the parts: the share of a step's compute that peers wait for.
+  double boundary_share() const;
+  std::uint64_t sends_max() const;
 };
 PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t>& part, std::uint32_t parts);
 

@@ -103,6 +103,12 @@ struct Measurement {
   // How the halo went: "device" (peers write it into each other's memory: no messages) or
   // "host" (MPI messages); empty: one rank, or unknown (a CSV without the column: host).
   std::string halo_path;
+  // The largest boundary of a part (its vertices that read the halo or that peers read: the
+  // branch of a device-path step that waits for the peers and that they wait for), as a share
+  // of the busiest part's work (vertices + neighbor entries, each the largest over the parts);
+  // 0: unknown (one rank, or a CSV without the column).
+  double boundary_share = 0;
+  std::uint64_t send_cells_max = 0;     // the most cells a part writes to its peers, per reader; 0: unknown
   std::string origin;                   // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
@@ -117,6 +123,8 @@ struct Measurement {
   // Their variables: a value each (the device path writes each variable of a cell in a store
   // of its own).
   double halo_values() const { return halo_cells() * variables; }
+  // Values a part writes to its peers a step (the device path's push): sent cells x variables.
+  double send_values() const { return double(send_cells_max) * variables * exchanges; }
   // B of the busiest rank, per cell of the largest part: its work in the bytes view.
   double part_bytes_per_cell() const {
     return part_bytes_max > 0 ? part_bytes_max / double(part_cells_max) : bytes_per_cell;
@@ -225,6 +233,12 @@ struct ExchangeFit {
   double latency[kViewCount] = {};           // seconds per round of messages, by view
   double seconds_per_halo_cell[kViewCount] = {};  // 1 / bandwidth in cells, by view
   double seconds_per_halo_value[kViewCount] = {};  // per variable of a halo cell (format 9; 0 before)
+  // The boundary branch of a device-path step (format 10; 0 before, or where no row's branch
+  // was the longer): its latency (wait, push and signal kernels) per exchange, and its push per
+  // value sent. Rows fitted by it (the rest by the terms above).
+  double branch_latency[kViewCount] = {};
+  double seconds_per_send_value[kViewCount] = {};
+  std::size_t branch_rows = 0;
   // The halo path of the rows fitted ("device", "host"; empty: mixed or unknown): a prediction
   // of a run on several ranks takes it.
   std::string halo_path;
@@ -315,6 +329,9 @@ struct Prediction {
   std::string basis;
   bool exchange_fitted = true;   // false: partitioned, but the fit has no exchange constants
 };
+// What a partitioned step adds to its compute (the seconds of its busiest part's sweeps): the
+// frame (round trip, messages, halo), or, where longer, a device-path step's boundary branch.
+double exchange_seconds(const ExchangeFit& e, const Measurement& row, View view, double compute);
 // The step time of a configuration (a Measurement's fields; its timing is ignored). Throws
 // Error when the fit has no constants for its model and update.
 Prediction predict(const FittedModel& fit, const Measurement& row, View view);
@@ -368,6 +385,8 @@ struct PartShape {
   std::uint64_t cells_max = 0, halo_max = 0;
   std::uint32_t peers_max = 0;
   double bytes_max = 0;  // the busiest part's step (Measurement::part_bytes_max); 0: unknown
+  double boundary_share = 0;         // Measurement::boundary_share; 0: unknown
+  std::uint64_t send_cells_max = 0;  // Measurement::send_cells_max; 0: unknown
 };
 // The block split of a grid into `parts` slabs of consecutive cell ids (what runs use for
 // grids), from its shape alone: the largest part, and the halo and peers of a part inside the

@@ -357,6 +357,8 @@ int perfmodel_measure(const Args& args) {
         base.part_cells_max = *std::max_element(r.vertices.begin(), r.vertices.end());
         base.halo_cells_max = *std::max_element(r.halo.begin(), r.halo.end());
         base.peers_max = *std::max_element(r.peers.begin(), r.peers.end());
+        base.boundary_share = r.boundary_share();
+        base.send_cells_max = r.sends_max();
       }
     }
     std::vector<std::uint64_t> stored{layout->neighbors.size()};
@@ -538,6 +540,7 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
                 << list[0]->halo_cells_max << ": other partition options?)\n";
       continue;
     }
+    for (pm::Measurement* m : list) m->boundary_share = r.boundary_share(), m->send_cells_max = r.sends_max();
     std::vector<Layout> layouts;
     for (std::uint32_t p = 0; p < parts; ++p) layouts.push_back(compile_part(g, partition, parts, p, compile_opts));
     std::map<std::pair<bool, std::uint32_t>, pm::StepShape> shapes;  // by signal and multiprocessors

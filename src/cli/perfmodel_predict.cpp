@@ -174,6 +174,8 @@ int perfmodel_predict(const Args& args) {
         shape = pm::PartShape{*std::max_element(r.vertices.begin(), r.vertices.end()),
                               *std::max_element(r.halo.begin(), r.halo.end()),
                               *std::max_element(r.peers.begin(), r.peers.end())};
+        shape->boundary_share = r.boundary_share();
+        shape->send_cells_max = r.sends_max();
         // The busiest part's bytes: its entries stored as the whole graph stores them (padding).
         const double stored_per_entry = g.num_entries() ? stored * double(base.cells) / double(g.num_entries()) : 0;
         for (std::uint32_t p = 0; p < k; ++p)

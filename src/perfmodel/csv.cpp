@@ -48,6 +48,13 @@ double real(const std::string& field, bool positive) {
   return value;
 }
 
+// A share of a whole: more than 0, at most 1.
+double share(const std::string& field) {
+  const double value = real(field, true);
+  if (value > 1) throw FieldError{"'" + field + "' is a share: at most 1"};
+  return value;
+}
+
 std::string text(const std::string& field) {
   if (field.empty()) throw FieldError{"is empty"};
   return field;
@@ -124,6 +131,12 @@ const std::vector<Column>& columns() {
        [](Measurement& m, const std::string& f) { m.part_bytes_max = f.empty() ? 0 : real(f, true); }, true},
       {"halo_path", [](const Measurement& m) { return m.halo_path; },
        [](Measurement& m, const std::string& f) { m.halo_path = f.empty() ? f : one_of(f, {"device", "host"}); }, true},
+      {"boundary_share",
+       [](const Measurement& m) { return m.boundary_share > 0 ? format_number(m.boundary_share) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.boundary_share = f.empty() ? 0 : share(f); }, true},
+      {"send_cells_max",
+       [](const Measurement& m) { return m.send_cells_max ? std::to_string(m.send_cells_max) : std::string(); },
+       [](Measurement& m, const std::string& f) { m.send_cells_max = f.empty() ? 0 : whole<std::uint64_t>(f, 0); }, true},
   };
   return table;
 }

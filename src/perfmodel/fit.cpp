@@ -177,6 +177,68 @@ const GroupFit* group_for(const FittedModel& fit, const Measurement& m, View v, 
   return g;
 }
 
+// The exchange of a partitioned step, beside the compute it is added to. A device-path step
+// runs its boundary branch (wait for the peers, sweep the boundary, push, signal) beside the
+// interior sweep, and takes the longer of the two (Nsight Compute on 2 H100s: the branch sets
+// R-MAT's and random graphs' steps, whose boundary holds most of a part's work, the interior an
+// rgg's; docs/PERFORMANCE_MODEL.md). The frame terms (round trip, messages, halo) price a step
+// the interior sets; the branch its latency and push, less the interior's share of the compute.
+double frame_seconds(const ExchangeFit& e, const Measurement& m, View v) {
+  const int i = int(v);
+  return e.round_trip[i] * m.trades() + e.latency[i] * m.messages() + e.seconds_per_halo_cell[i] * m.halo_cells() +
+         e.seconds_per_halo_value[i] * m.halo_values() + e.seconds_per_byte[i] * m.halo_bytes();
+}
+bool has_branch(const Measurement& m) {
+  return m.halo_path == "device" && m.boundary_share > 0 && m.update == "sync" && m.trades() > 0;
+}
+double branch_seconds(const ExchangeFit& e, const Measurement& m, View v, double compute) {
+  return e.branch_latency[int(v)] * m.trades() + e.seconds_per_send_value[int(v)] * m.send_values() -
+         (1 - m.boundary_share) * compute;
+}
+
+struct ExchangeRow {
+  const Measurement* m;
+  double compute;  // its group's compute prediction
+};
+
+// Fits view v's exchange constants. Which term sets a row is not known before the constants
+// are: rows start on the branch where the boundary holds half a part's work or more, and each
+// round refits both terms on their rows and moves every row to the longer, until none moves.
+void fit_exchange_view(const std::vector<ExchangeRow>& parts, View v, ExchangeFit& e) {
+  const int i = int(v);
+  std::vector<bool> on_branch(parts.size());
+  for (std::size_t r = 0; r < parts.size(); ++r) on_branch[r] = has_branch(*parts[r].m) && parts[r].m->boundary_share >= 0.5;
+  for (int round = 0; round < 32; ++round) {
+    std::vector<std::vector<double>> a, a_branch;
+    std::vector<double> b, b_branch;
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+      const Measurement& m = *parts[r].m;
+      const double t = m.seconds_per_step, c = parts[r].compute;
+      if (on_branch[r]) {
+        a_branch.push_back({m.trades() / t, m.send_values() / t});
+        b_branch.push_back((t - m.boundary_share * c) / t);
+      } else {
+        a.push_back({m.trades() / t, m.messages() / t, m.halo_cells() / t, m.halo_values() / t});
+        b.push_back((t - c) / t);
+      }
+    }
+    const std::vector<double> x = a.empty() ? std::vector<double>(4, 0.0) : nonnegative_least_squares(a, b);
+    const std::vector<double> y = a_branch.empty() ? std::vector<double>(2, 0.0) : nonnegative_least_squares(a_branch, b_branch);
+    e.round_trip[i] = x[0], e.latency[i] = x[1], e.seconds_per_halo_cell[i] = x[2], e.seconds_per_halo_value[i] = x[3];
+    e.branch_latency[i] = y[0], e.seconds_per_send_value[i] = y[1];
+    e.branch_rows = a_branch.size();
+    bool moved = false;
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+      const Measurement& m = *parts[r].m;
+      const bool branch = has_branch(m) && e.branch_rows > 0 &&
+                          branch_seconds(e, m, v, parts[r].compute) > frame_seconds(e, m, v);
+      moved = moved || branch != on_branch[r];
+      on_branch[r] = branch;
+    }
+    if (!moved) return;
+  }
+}
+
 std::string fitted_list(const FittedModel& fit) {
   std::set<std::string> names;
   for (const GroupFit& g : fit.shared) names.insert(g.model + " (" + g.update + ")");
@@ -326,36 +388,35 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
 
   // Exchange: what partitioned rows take beyond their compute, per round trip, per message, per
   // halo cell and per halo value (a cell's variable). Columns in that order: where two are
-  // indistinguishable, the earlier is kept.
+  // indistinguishable, the earlier is kept. A device-path row whose boundary share is known may
+  // instead be set by its boundary branch (fit_exchange_view).
   ExchangeFit e;
   std::set<std::string> paths;
   for (const Measurement& m : rows)
     if (m.ranks > 1) paths.insert(m.halo_path.empty() ? "host" : m.halo_path);
   if (paths.size() == 1) e.halo_path = *paths.begin();
   for (View v : kViews) {
-    std::vector<std::vector<double>> a;
-    std::vector<double> b;
+    std::vector<ExchangeRow> parts;
     for (const Measurement& m : rows) {
       std::string basis;
-      const GroupFit* g = m.ranks > 1 ? group_for(f, m, v, basis) : nullptr;
-      if (!g) continue;
-      const double t = m.seconds_per_step;
-      a.push_back({m.trades() / t, m.messages() / t, m.halo_cells() / t, m.halo_values() / t});
-      b.push_back((t - compute_seconds(g->of(v), m, v, shape)) / t);
+      if (const GroupFit* g = m.ranks > 1 ? group_for(f, m, v, basis) : nullptr)
+        parts.push_back({&m, compute_seconds(g->of(v), m, v, shape)});
     }
-    if (a.empty()) break;
-    e.rows = a.size();
-    const std::vector<double> x = nonnegative_least_squares(a, b);
-    e.round_trip[int(v)] = x[0];
-    e.latency[int(v)] = x[1];
-    e.seconds_per_halo_cell[int(v)] = x[2];
-    e.seconds_per_halo_value[int(v)] = x[3];
+    if (parts.empty()) break;
+    e.rows = parts.size();
+    fit_exchange_view(parts, v, e);
   }
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
     if (std::string basis; !group_for(f, *group[0], View::bytes, basis))
       f.notes.push_back(key.first + " (" + key.second + "): partitioned rows but no one-rank fit: not in the exchange fit");
   return f;
+}
+
+double exchange_seconds(const ExchangeFit& e, const Measurement& row, View view, double compute) {
+  const double frame = frame_seconds(e, row, view);
+  if (!has_branch(row) || e.branch_rows == 0) return frame;
+  return std::max(frame, branch_seconds(e, row, view, compute));
 }
 
 Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
@@ -367,10 +428,7 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
   p.compute = compute_seconds(g->of(view), row, view, shape_of(fit));
   if (row.ranks > 1) {
     if (const std::optional<ExchangeFit>& e = fit.exchange)
-      p.exchange = e->round_trip[int(view)] * row.trades() + e->latency[int(view)] * row.messages() +
-                   e->seconds_per_halo_cell[int(view)] * row.halo_cells() +
-                   e->seconds_per_halo_value[int(view)] * row.halo_values() +
-                   e->seconds_per_byte[int(view)] * row.halo_bytes();
+      p.exchange = exchange_seconds(*e, row, view, p.compute);
     else
       p.exchange_fitted = false;
   }
@@ -438,6 +496,8 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
     m.ranks = split.ranks;
     m.part_cells_max = split.shape.cells_max;
     m.part_bytes_max = split.shape.bytes_max;
+    m.boundary_share = split.shape.boundary_share;
+    m.send_cells_max = split.shape.send_cells_max;
     if (fit.exchange) m.halo_path = fit.exchange->halo_path;
     m.halo_cells_max = split.shape.halo_max;
     m.peers_max = split.shape.peers_max;

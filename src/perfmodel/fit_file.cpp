@@ -29,7 +29,9 @@ namespace {
 // byte (seconds_per_byte, still read and applied to the halo's bytes).
 // Format 9 added seconds_per_halo_value, per variable of a halo cell (0 in older files), and
 // the exchange's halo_path (device, host, or any: mixed; older files: any).
-constexpr int kFormat = 9;
+// Format 10 added the boundary branch: branch_rows, branch_latency and seconds_per_send_value
+// (0 in older files: every step priced by the frame terms).
+constexpr int kFormat = 10;
 
 std::string exact(double x) {
   char text[40];
@@ -158,6 +160,7 @@ GroupFit read_group(Section& s, int format) {
 ExchangeFit read_exchange(Section& s, int format) {
   ExchangeFit e;
   e.rows = s.whole("rows");
+  if (format >= 10) e.branch_rows = s.whole("branch_rows");
   if (format >= 9) {
     e.halo_path = s.one_of("halo_path", {"device", "host", "any"});
     if (e.halo_path == "any") e.halo_path.clear();
@@ -178,6 +181,10 @@ ExchangeFit read_exchange(Section& s, int format) {
     if (format >= 8) e.seconds_per_halo_cell[int(v)] = s.number(p + "seconds_per_halo_cell");
     else e.seconds_per_byte[int(v)] = s.number(p + "seconds_per_byte");
     if (format >= 9) e.seconds_per_halo_value[int(v)] = s.number(p + "seconds_per_halo_value");
+    if (format >= 10) {
+      e.branch_latency[int(v)] = s.number(p + "branch_latency");
+      e.seconds_per_send_value[int(v)] = s.number(p + "seconds_per_send_value");
+    }
   }
   return e;
 }
@@ -191,7 +198,9 @@ void write_fit(std::ostream& out, const FittedModel& f) {
          "#   + per_gather * gathers * cells (sectors of neighbor state read: gathers per cell, from the layout)\n"
          "#   + per_missed_gather * missed_gathers * cells (of those, the sectors that miss the L1)\n"
          "#   (+ round_trip * exchanges + latency * messages + seconds_per_halo_cell * halo cells\n"
-         "#    + seconds_per_halo_value * halo cells * variables on several ranks)\n"
+         "#    + seconds_per_halo_value * halo cells * variables on several ranks; on the device path, where\n"
+         "#    longer: branch_latency * exchanges + seconds_per_send_value * sent cells * variables\n"
+         "#    - (1 - boundary share) * the compute above)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache. launches: 1, or a colored step's\n"
@@ -209,12 +218,15 @@ void write_fit(std::ostream& out, const FittedModel& f) {
   for (const GroupFit& g : f.groups) write_group(out, g);
   for (const GroupFit& g : f.shared) write_group(out, g);
   if (const std::optional<ExchangeFit>& e = f.exchange) {
-    out << "\n[exchange]\nrows = " << e->rows << "\nhalo_path = " << (e->halo_path.empty() ? "any" : e->halo_path) << "\n";
+    out << "\n[exchange]\nrows = " << e->rows << "\nbranch_rows = " << e->branch_rows
+        << "\nhalo_path = " << (e->halo_path.empty() ? "any" : e->halo_path) << "\n";
     for (View v : kViews)
       out << view_name(v) << ".round_trip = " << exact(e->round_trip[int(v)]) << "\n"
           << view_name(v) << ".latency = " << exact(e->latency[int(v)]) << "\n"
           << view_name(v) << ".seconds_per_halo_cell = " << exact(e->seconds_per_halo_cell[int(v)]) << "\n"
-          << view_name(v) << ".seconds_per_halo_value = " << exact(e->seconds_per_halo_value[int(v)]) << "\n";
+          << view_name(v) << ".seconds_per_halo_value = " << exact(e->seconds_per_halo_value[int(v)]) << "\n"
+          << view_name(v) << ".branch_latency = " << exact(e->branch_latency[int(v)]) << "\n"
+          << view_name(v) << ".seconds_per_send_value = " << exact(e->seconds_per_send_value[int(v)]) << "\n";
   }
 }
 
@@ -251,9 +263,11 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
   if (in.bad()) throw ParseError(name, number + 1, "read error");
   if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = N' line)");
   const std::string format_text = top.text("format");
-  if (format_text.size() != 1 || format_text[0] < '1' || format_text[0] > char('0' + kFormat))
+  int format = 0;
+  const char* end = format_text.data() + format_text.size();
+  const auto [stop, ec] = std::from_chars(format_text.data(), end, format);
+  if (format_text.empty() || ec != std::errc() || stop != end || format < 1 || format > kFormat)
     throw ParseError(name, 0, "fit file format '" + format_text + "': this cellgraph reads formats 1 to " + std::to_string(kFormat));
-  const int format = format_text[0] - '0';
   f.preferred = [&] {
     const std::string v = top.text("preferred_view");
     try {
