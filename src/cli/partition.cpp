@@ -55,12 +55,11 @@ void print_report(const PartitionReport& r, std::uint64_t edges) {
   std::cout << "parts " << r.parts << ", edge cut " << r.edge_cut << " of " << edges << " edges ("
             << three_digits(edges ? 100.0 * double(r.edge_cut) / double(edges) : 0.0) << "%), halo cells "
             << r.total_halo() << ", imbalance " << three_digits(r.imbalance) << "\n"
-            << "part  vertices   entries      halo     sends  boundary  (entries)  peers\n";
+            << "part     vertices       entries      halo     sends  boundary    (entries)  peers\n";
   for (std::uint32_t p = 0; p < r.parts; ++p)
-    std::cout << std::setw(4) << p << std::setw(10) << r.vertices[p] << std::setw(10) << r.entries[p] << std::setw(10)
-              << r.halo[p] << std::setw(10) << r.sends[p] << std::setw(10) << r.boundary[p] << std::setw(11)
-              << r.boundary_entries[p] << std::setw(7) << r.peers[p]
-              << "\n";
+    std::cout << std::setw(4) << p << std::setw(13) << r.vertices[p] << std::setw(14) << r.entries[p] << std::setw(10)
+              << r.halo[p] << std::setw(10) << r.sends[p] << std::setw(10) << r.boundary[p] << std::setw(13)
+              << r.boundary_entries[p] << std::setw(7) << r.peers[p] << "\n";
 }
 
 }  // namespace

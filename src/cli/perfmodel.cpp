@@ -232,6 +232,14 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
           << figure(e->round_trip[int(v)] * 1e6) << " us, latency " << figure(e->latency[int(v)] * 1e6)
           << " us per message round, bandwidth " << per_giga(e->seconds_per_halo_cell[int(v)]) << " G halo cells/s, "
           << per_giga(e->seconds_per_halo_value[int(v)]) << " G halo values/s\n";
+    if (e->branch_rows) {
+      out << "or, on the device path where longer, the boundary branch (" << e->branch_rows
+          << " rows): branch latency x exchanges + sent values / push bandwidth - (1 - boundary share) x compute\n";
+      for (pm::View v : pm::kViews)
+        out << "  " << std::left << std::setw(9) << pm::view_name(v) << std::right << "branch latency "
+            << figure(e->branch_latency[int(v)] * 1e6) << " us, push " << per_giga(e->seconds_per_send_value[int(v)])
+            << " G values/s\n";
+    }
   }
   out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
       << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)
