@@ -11,6 +11,7 @@
 #include <cstring>
 #include <tuple>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -1104,6 +1105,18 @@ TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out o
   CHECK_FALSE(no_exchange.pass);
   CHECK(contains(no_exchange.held_out[0].why, "no exchange constants"));
   CHECK_THROWS_WITH_AS(pm::validate(rows, pm::Holdout{}, 0.1), doctest::Contains("no row is held out"), Error);
+  // Rows of a file held out: a 2-part row of a new source, measured into new.csv.
+  pm::Holdout new_rows;
+  new_rows.files = {"new.csv"};
+  std::vector<pm::Measurement> with_new = two_model_sweep();
+  pm::Measurement fresh = on_parts(row("grid:new", "grid", "lifelike", 1u << 22, 34, 0), 2, 1, 4096);
+  fresh.origin = "new.csv:2";
+  with_new.push_back(fresh);
+  with_new[0].origin = "new.csv.old:2";  // another file, whose name begins alike: kept
+  const pm::Validation by_file = pm::validate(with_new, new_rows, 0.10, plain());
+  REQUIRE(by_file.held_out.size() == 1);
+  CHECK(by_file.held_out[0].row.source == "grid:new");
+  CHECK(std::abs(by_file.held_out[0].rel_error) < 1e-6);
   pm::Holdout everything;
   everything.cells_above = 1;
   CHECK_THROWS_WITH_AS(pm::validate(rows, everything, 0.1), doctest::Contains("nothing is left to fit"), Error);
@@ -1536,10 +1549,24 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   CHECK(measured[0].depth == 8);   // grid:8x8:moore, synchronous
   CHECK(measured[1].depth == 8.0 * measured[1].launches);
   // The same file without the columns (as the first GPU sweeps wrote it), annotated again.
-  std::string old = pm::csv_header() + "\n";
-  for (pm::Measurement m : measured) m.launches = 0, m.depth = 0, m.gathers = 0, old += pm::csv_row(m) + "\n";
-  old.replace(old.find(",launches,depth,gathers,missed_gathers"), 38, "");
-  for (std::size_t at = old.find(",,,,\n"); at != std::string::npos; at = old.find(",,,,\n")) old.replace(at, 5, "\n");
+  const std::set<std::string> later = {"launches", "depth", "gathers", "missed_gathers"};
+  auto fields_of = [](const std::string& line) {
+    std::vector<std::string> fields{""};
+    for (char c : line)
+      if (c == ',') fields.emplace_back();
+      else fields.back().push_back(c);
+    return fields;
+  };
+  const std::vector<std::string> names = fields_of(pm::csv_header());
+  auto without_later = [&](const std::string& line) {
+    const std::vector<std::string> fields = fields_of(line);
+    std::string kept;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!later.count(names[i])) kept += (kept.empty() ? "" : ",") + fields[i];
+    return kept + "\n";
+  };
+  std::string old = without_later(pm::csv_header());
+  for (const pm::Measurement& m : measured) old += without_later(pm::csv_row(m));
   const std::string bare = dir.write("old.csv", old);
   r = run_cli("perfmodel annotate " + bare + " --out " + dir / "annotated.csv");
   REQUIRE_MESSAGE(r.status == 0, r.out);
@@ -1581,7 +1608,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 28", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 30", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},

@@ -352,6 +352,7 @@ struct Holdout {
   std::uint64_t cells_above = 0;     // rows with more cells (0: none by size)
   std::uint32_t ranks_above = 0;     // rows on more ranks (0: none by rank count)
   std::vector<std::string> sources;  // rows whose source contains one of these
+  std::vector<std::string> files;    // rows read from one of these (Measurement::origin "file:line")
   bool holds_out(const Measurement& m) const;
 };
 

@@ -403,19 +403,27 @@ int perfmodel_validate(const Args& args) {
   d.add_options()("holdout-cells-above", po::value<std::string>(), "hold out rows of more cells than this (2^26, 67108864)")(
       "holdout-ranks-above", po::value<unsigned>(), "hold out rows on more ranks than this")(
       "holdout-source", po::value<std::vector<std::string>>(), "hold out rows whose source contains this text (repeatable)")(
+      "holdout-file", po::value<std::vector<std::string>>(),
+      "hold out every row of this CSV, read besides the timings (repeatable): fit on the timings, predict these")(
       "tolerance", po::value<double>()->default_value(0.10, "0.1"), "largest relative error of a held-out prediction that passes")(
       "view", po::value<std::string>(), "predict with this view (cycles, bytes or two-term); default: the fit's preferred one");
   po::variables_map vm;
   if (!parse_perfmodel_options(args, d, "timings",
                                "usage: cellgraph perfmodel validate TIMINGS.csv... --holdout-cells-above N | "
-                               "--holdout-ranks-above K | --holdout-source TEXT [--tolerance 0.1]",
+                               "--holdout-ranks-above K | --holdout-source TEXT | --holdout-file CSV [--tolerance 0.1]",
                                vm))
     return 0;
-  const std::vector<pm::Measurement> rows = read_all(vm);
+  std::vector<pm::Measurement> rows = read_all(vm);
   pm::Holdout holdout;
   if (vm.count("holdout-cells-above")) holdout.cells_above = parse_count(vm["holdout-cells-above"].as<std::string>(), "--holdout-cells-above");
   if (vm.count("holdout-ranks-above")) holdout.ranks_above = vm["holdout-ranks-above"].as<unsigned>();
   if (vm.count("holdout-source")) holdout.sources = vm["holdout-source"].as<std::vector<std::string>>();
+  if (vm.count("holdout-file"))
+    for (const std::string& path : vm["holdout-file"].as<std::vector<std::string>>()) {
+      const std::vector<pm::Measurement> more = pm::read_measurements(path);
+      rows.insert(rows.end(), more.begin(), more.end());
+      holdout.files.push_back(path);
+    }
   const double tolerance = vm["tolerance"].as<double>();
   if (!(tolerance > 0)) throw Error("--tolerance must be positive");
   const pm::FitOptions options = fit_options_from(vm);

@@ -456,6 +456,8 @@ bool Holdout::holds_out(const Measurement& m) const {
   if (ranks_above && m.ranks > ranks_above) return true;
   for (const std::string& s : sources)
     if (!s.empty() && m.source.find(s) != std::string::npos) return true;
+  for (const std::string& f : files)
+    if (m.origin.size() > f.size() && m.origin.compare(0, f.size(), f) == 0 && m.origin[f.size()] == ':') return true;
   return false;
 }
 
@@ -463,7 +465,7 @@ Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout
                     const FitOptions& options, std::optional<View> view) {
   std::vector<Measurement> kept, out;
   for (const Measurement& m : rows) (holdout.holds_out(m) ? out : kept).push_back(m);
-  if (out.empty()) throw Error("no row is held out: give --holdout-cells-above, --holdout-ranks-above or --holdout-source");
+  if (out.empty()) throw Error("no row is held out: give --holdout-cells-above, --holdout-ranks-above, --holdout-source or --holdout-file");
   if (kept.empty()) throw Error("every row is held out: nothing is left to fit");
   Validation v;
   v.fit = fit(kept, options);
