@@ -440,6 +440,12 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(pm::predict(f, unknown, pm::View::bytes).exchange ==
           doctest::Approx(kRoundTrip + unknown.halo_cells() / kHaloCellRate + unknown.halo_values() / kHaloValueRate));
     CHECK(with_share >= pm::predict(f, unknown, pm::View::bytes).exchange);
+    // Left out (--no-branch): the frame alone, which cannot follow the branch's rows.
+    pm::FitOptions frame_alone = plain();
+    frame_alone.branch = false;
+    const pm::FittedModel without = pm::fit(rows, frame_alone);
+    CHECK(without.exchange->branch_rows == 0);
+    CHECK(pm::agreement_over(without, rows, pm::View::bytes).max_abs_rel > 0.05);
   }
   SUBCASE("a split along components (no peers) costs its part's compute alone") {
     std::vector<pm::Measurement> rows = two_model_sweep();

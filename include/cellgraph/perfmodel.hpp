@@ -307,6 +307,7 @@ struct FitOptions {
   bool depth = true;  // fit c_depth where every row of a group records its depth
   bool gathers = true;  // fit c_gather where every row of a group records its gathers
   bool missed_gathers = true;  // fit c_miss where every row of a group records its missed gathers
+  bool branch = true;  // fit the device path's boundary branch where rows record their boundary share
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;

@@ -320,6 +320,7 @@ po::options_description fit_options(const char* caption) {
       "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
       "no-gathers", po::bool_switch(), "leave the gather terms out (the sectors of neighbor state a step reads, and those past the L1; for comparison)")(
       "no-missed-gathers", po::bool_switch(), "leave the L1 miss term out (the sectors of it read past the L1; for comparison)")(
+      "no-branch", po::bool_switch(), "leave the boundary branch out (a device-path step priced by its frame alone; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
       "cells; default 4; 0: no wave term)")(
@@ -340,6 +341,7 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
   options.depth = !vm["no-depth"].as<bool>();
   options.gathers = !vm["no-gathers"].as<bool>();
   options.missed_gathers = options.gathers && !vm["no-missed-gathers"].as<bool>();
+  options.branch = !vm["no-branch"].as<bool>();
   if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
   if (vm.count("saturation-blocks-per-sm")) {
     options.saturation_blocks_per_sm = vm["saturation-blocks-per-sm"].as<double>();

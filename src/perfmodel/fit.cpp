@@ -204,10 +204,12 @@ struct ExchangeRow {
 // Fits view v's exchange constants. Which term sets a row is not known before the constants
 // are: rows start on the branch where the boundary holds half a part's work or more, and each
 // round refits both terms on their rows and moves every row to the longer, until none moves.
-void fit_exchange_view(const std::vector<ExchangeRow>& parts, View v, ExchangeFit& e) {
+// Without `branch`, every row by the frame.
+void fit_exchange_view(const std::vector<ExchangeRow>& parts, View v, bool branch, ExchangeFit& e) {
   const int i = int(v);
   std::vector<bool> on_branch(parts.size());
-  for (std::size_t r = 0; r < parts.size(); ++r) on_branch[r] = has_branch(*parts[r].m) && parts[r].m->boundary_share >= 0.5;
+  for (std::size_t r = 0; r < parts.size(); ++r)
+    on_branch[r] = branch && has_branch(*parts[r].m) && parts[r].m->boundary_share >= 0.5;
   for (int round = 0; round < 32; ++round) {
     std::vector<std::vector<double>> a, a_branch;
     std::vector<double> b, b_branch;
@@ -230,10 +232,10 @@ void fit_exchange_view(const std::vector<ExchangeRow>& parts, View v, ExchangeFi
     bool moved = false;
     for (std::size_t r = 0; r < parts.size(); ++r) {
       const Measurement& m = *parts[r].m;
-      const bool branch = has_branch(m) && e.branch_rows > 0 &&
+      const bool longer = has_branch(m) && e.branch_rows > 0 &&
                           branch_seconds(e, m, v, parts[r].compute) > frame_seconds(e, m, v);
-      moved = moved || branch != on_branch[r];
-      on_branch[r] = branch;
+      moved = moved || longer != on_branch[r];
+      on_branch[r] = longer;
     }
     if (!moved) return;
   }
@@ -404,7 +406,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     }
     if (parts.empty()) break;
     e.rows = parts.size();
-    fit_exchange_view(parts, v, e);
+    fit_exchange_view(parts, v, options.branch, e);
   }
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
