@@ -1609,6 +1609,9 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
 TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing") {
   ScratchDir dir;
   const std::string bad_csv = dir.write("bad.csv", pm::csv_header() + "\nnot,a,row\n");
+  std::string good = pm::csv_header() + "\n";
+  for (const pm::Measurement& m : bytes_sweep(0)) good += pm::csv_row(m) + "\n";
+  const std::string good_csv = dir.write("good.csv", good);
   const std::string garbled = dir.write("garbled.fit", "format = 1\npreferred_view = bytes\ncache_regime = true\n[machine]\nspeed = 3\n");
   struct Case {
     std::string args, message;
@@ -1627,6 +1630,9 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
       {"perfmodel measure --backend cpu --models nosuch --out " + dir / "t.csv", "unknown model 'nosuch'", 1},
       {"perfmodel measure --backend cpu --sources grid@6 --out /nonexistent/dir/t.csv", "cannot write /nonexistent/dir/t.csv", 1},
       {"perfmodel validate " + bad_csv, "bad.csv:2:", 1},
+      {"perfmodel validate " + good_csv + " --holdout-file " + dir / "missing.csv", "cannot open " + dir / "missing.csv", 1},
+      {"perfmodel validate " + good_csv + " --holdout-file " + bad_csv, "bad.csv:2:", 1},
+      {"perfmodel validate --holdout-file " + dir / "missing.csv", "no timings", 1},
       {"perfmodel frobnicate", "unknown command 'frobnicate'", 2},
       {"perfmodel", "usage: cellgraph perfmodel COMMAND", 2},
   };
@@ -1635,7 +1641,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     INFO(c.args, " -> ", r.out);
     CHECK(r.status == c.status);
     CHECK(contains(r.out, c.message));
-    CHECK(dir.files() == std::set<std::string>{"bad.csv", "garbled.fit"});
+    CHECK(dir.files() == std::set<std::string>{"bad.csv", "good.csv", "garbled.fit"});
   }
 }
 

@@ -416,9 +416,8 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
 }
 
 double exchange_seconds(const ExchangeFit& e, const Measurement& row, View view, double compute) {
-  const double frame = frame_seconds(e, row, view);
-  if (!has_branch(row) || e.branch_rows == 0) return frame;
-  return std::max(frame, branch_seconds(e, row, view, compute));
+  const double frame = frame_seconds(e, row, view);  // a branch of no constants is never the longer
+  return has_branch(row) ? std::max(frame, branch_seconds(e, row, view, compute)) : frame;
 }
 
 Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
