@@ -122,6 +122,9 @@ TEST_SUITE("gpu") {
     hubs.giant_degree = 300;
     check_identity(rmat_graph(16, 16, 8), "/2/4", {1, 64, 3}, 0.3, 0, hubs, on);
     check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5);  // automatic: packed
+    const Graph scattered = erdos_renyi_graph(1 << 18, 6.0, 2);  // automatic: packed from 2^17 cells
+    REQUIRE(gathers_scattered(compile(scattered)));
+    check_identity(scattered, "B3/S23", {3, 64}, 0.5);
     check_identity(random_geometric_graph(1 << 21, 6.0, 4), "B2/S23", {3}, 0.4, 0, {}, SignalPacking::never);
   }
 }

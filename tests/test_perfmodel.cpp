@@ -958,16 +958,18 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   // The CUDA backend packs signals on large scattered layouts, never for colored steps or
   // models without a signal, always or never as asked.
   CHECK_FALSE(gathers_scattered(layout));  // 2^14 vertices: too few
-  const Layout big = compile(erdos_renyi_graph(1u << 20, 2, 1));
+  const Layout big = compile(erdos_renyi_graph(kPackedSignalMinimumCells, 2, 1));
   CHECK(gathers_scattered(big));
   CHECK_FALSE(gathers_scattered(big.num_cells(), 1000));  // a local layout's span
-  {  // a part counts its halo: fewer than 2^20 vertices of its own, 2^20 cells with the halo
-    const Graph g = erdos_renyi_graph(3u << 19, 4, 1);
+  CHECK_FALSE(gathers_scattered(compile(erdos_renyi_graph(kPackedSignalMinimumCells - 1024, 2, 1))));
+  {  // a part counts its halo: fewer vertices of its own than the least, as many cells with the halo
+    const std::uint32_t n = 3 * kPackedSignalMinimumCells / 2, own = 15 * kPackedSignalMinimumCells / 16;
+    const Graph g = erdos_renyi_graph(n, 4, 1);
     std::vector<std::uint32_t> blocks(g.num_vertices());
-    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) blocks[v] = v < 1000000 ? 0 : 1;
+    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) blocks[v] = v < own ? 0 : 1;
     const Layout part = compile_rows(g, part_rows(g, blocks, 2, 0), compile_options_for(g, {}));
-    REQUIRE(part.num_vertices < (1u << 20));
-    REQUIRE(part.num_cells() >= (1u << 20));
+    REQUIRE(part.num_vertices < kPackedSignalMinimumCells);
+    REQUIRE(part.num_cells() >= kPackedSignalMinimumCells);
     CHECK(gathers_scattered(part));
   }
   CHECK(pm::gather_path(true, true, false, 132).packed_signals);

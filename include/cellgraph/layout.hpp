@@ -103,16 +103,17 @@ struct Layout {
 std::uint64_t median_gather_span(const Layout& L);
 
 // When the CUDA backend's synchronous steps of a model with a one-bit signal (model.hpp) gather
-// packed signal words instead of state bytes (SignalPacking::automatic). Measured on an H100,
-// B3/S23, `run --signal-bits off|on`: from 2^20 cells, as below a step is bound by its
-// launches and packing is one more (4elt -36%, copter2 -15%, rgg 2^20 -11%), and where a
-// slice's gathers span at least 2^20 cells or a quarter of the cells, as local layouts lose the
-// pack pass and gain nothing (16384^2 grid -3.5%, rgg 2^24 -2.4%; spans of two rows, or of the
-// sort window) while scattered ones gain (R-MAT scale 20 +29%, scale 24 +83%, Erdos-Renyi 2^24
-// +5%). Cells, not vertices: a part gathers from its halo too (a random graph of 2^21 vertices
-// on 2 H100s: the part of 1.02 M vertices and 0.8 M halo cells swept its boundary in 48.6 us on
-// bytes, the other, packing, in 24.2). The performance model prices a step by the path it takes.
-inline constexpr std::uint64_t kPackedSignalMinimumCells = std::uint64_t(1) << 20;
+// packed signal words instead of state bytes (SignalPacking::automatic): from 2^17 cells (a
+// part's halo counted), where a slice's gathers span at least 2^20 cells or a quarter of the
+// cells. Measured on H100s, B3/S23, `--signal-bits on` against bytes: scattered graphs' steps
+// are shorter from 2^17 cells, as each multiprocessor's L1 starts a step empty and a sector
+// brings 32 cells of bytes against 256 of bits (R-MAT scale 17 by 15%, scale 19 by 35%,
+// Erdos-Renyi 2^18 by 42%, 2^19 by 51%; parts of R-MAT scale 20 on 2 and 4 GPUs by 25-36%);
+// below, a step is bound by its launches and the pack pass is one more (4elt 36% slower,
+// copter2 15%). Local layouts lose the pack pass and gain nothing (rgg 2^20 11% slower, 16384^2
+// grid 3.5%, rgg 2^24 2.4%: spans of two rows, or of the sort window). The performance model
+// prices a step by the path it takes.
+inline constexpr std::uint64_t kPackedSignalMinimumCells = std::uint64_t(1) << 17;
 inline constexpr std::uint64_t kPackedSignalMinimumSpan = std::uint64_t(1) << 20;
 bool gathers_scattered(const Layout& L);
 // The same rule from a layout's cells (its vertices and halo) and its median gather span.
