@@ -104,15 +104,15 @@ std::uint64_t median_gather_span(const Layout& L);
 
 // When the CUDA backend's synchronous steps of a model with a one-bit signal (model.hpp) gather
 // packed signal words instead of state bytes (SignalPacking::automatic): from 2^17 cells (a
-// part's halo counted), where a slice's gathers span at least 2^20 cells or a quarter of the
-// cells. Measured on H100s, B3/S23, `--signal-bits on` against bytes: scattered graphs' steps
-// are shorter from 2^17 cells, as each multiprocessor's L1 starts a step empty and a sector
-// brings 32 cells of bytes against 256 of bits (R-MAT scale 17 by 15%, scale 19 by 35%,
-// Erdos-Renyi 2^18 by 42%, 2^19 by 51%; parts of R-MAT scale 20 on 2 and 4 GPUs by 25-36%);
-// below, a step is bound by its launches and the pack pass is one more (4elt 36% slower,
-// copter2 15%). Local layouts lose the pack pass and gain nothing (rgg 2^20 11% slower, 16384^2
-// grid 3.5%, rgg 2^24 2.4%: spans of two rows, or of the sort window). The performance model
-// prices a step by the path it takes.
+// part's halo counted), where a slice's gathers span at least 2^20 cells or half of the cells.
+// Measured on H100s, B3/S23, `--signal-bits on` against bytes: scattered graphs' steps are
+// shorter from 2^17 cells, as each multiprocessor's L1 starts a step empty and a sector brings
+// 32 cells of bytes against 256 of bits (R-MAT scale 17 by 15%, scale 19 by 35%, Erdos-Renyi
+// 2^18 by 42%, 2^19 by 51%; parts of R-MAT scale 20 on 2 and 4 GPUs by 25-36%); below, a step
+// is bound by its launches and the pack pass is one more (4elt 36% slower, copter2 15%). Local
+// layouts lose the pack pass and gain little: rggs of 2^18 and 2^19 vertices and degree 16
+// (spans of 36% of their cells, the widest rggs seen) 36% and 13% slower packed, rgg 2^20 11%,
+// a 16384^2 grid 3.5%. Random and R-MAT graphs span 94-99% of their cells.
 inline constexpr std::uint64_t kPackedSignalMinimumCells = std::uint64_t(1) << 17;
 inline constexpr std::uint64_t kPackedSignalMinimumSpan = std::uint64_t(1) << 20;
 bool gathers_scattered(const Layout& L);
