@@ -1015,6 +1015,15 @@ TEST_CASE("perfmodel: the gather term recovers a cost per sector of neighbor sta
   CHECK(c.per_missed_gather == doctest::Approx(kMiss).epsilon(1e-6));
   CHECK(c.per_work == doctest::Approx(1 / kBandwidth).epsilon(1e-6));
   CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
+  // A predicted split prices its busiest part's gathers where it has them (predict compiles the
+  // parts of a graph), the whole layout's where not.
+  const pm::Measurement whole = rows[7];  // the random graph of 2^20 cells: 8 sectors a cell, 6 missed
+  REQUIRE(whole.gathers == 8.0);
+  pm::PartShape half{whole.cells / 2, 0, 0};
+  const double as_whole = pm::predict_splits(f, whole, {{2, half}}, pm::View::bytes)[0].compute;
+  half.step = pm::StepShape{1, whole.depth, 5.0, 1.0};
+  const double as_part = pm::predict_splits(f, whole, {{2, half}}, pm::View::bytes)[0].compute;
+  CHECK(as_whole - as_part == doctest::Approx((kGather * 3 + kMiss * 5) * double(whole.cells / 2)).epsilon(1e-6));
   // Without the term (--no-gathers) the random graph, as slow as its sectors make it, is missed.
   pm::FitOptions without = no_waves();
   without.gathers = false;

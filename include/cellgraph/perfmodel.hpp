@@ -383,33 +383,6 @@ Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout
 // grid (a slotted grid), hubs (vertices of hub degree: warp- or block-walked lists), or graph.
 std::string layout_kind(const Graph& g, const CompileOptions& options);
 
-struct PartShape {
-  std::uint64_t cells_max = 0, halo_max = 0;
-  std::uint32_t peers_max = 0;
-  double bytes_max = 0;  // the busiest part's step (Measurement::part_bytes_max); 0: unknown
-  double boundary_share = 0;         // Measurement::boundary_share; 0: unknown
-  std::uint64_t send_cells_max = 0;  // Measurement::send_cells_max; 0: unknown
-};
-// The block split of a grid into `parts` slabs of consecutive cell ids (what runs use for
-// grids), from its shape alone: the largest part, and the halo and peers of a part inside the
-// grid (the ids reached below and above a slab). nullopt when slabs would be thinner than
-// the stencil's reach (then partition the graph itself).
-std::optional<PartShape> grid_slab_estimate(const GridSpec& grid, std::uint32_t parts);
-
-// A split of a source into `ranks` parts, and the predictions for several splits. `base`
-// gives the model, update, kind, bytes per cell, state, variables, cache size and the
-// exchanges per step of a partitioned run (1; colored: the classes); the rest is replaced. A
-// GPU rank has a GPU; CPU ranks share the fitted host's cores (sm_count), as runs do: one
-// rank takes them all, K ranks cores / K threads each (K at most the cores).
-struct Split {
-  std::uint32_t ranks = 1;
-  PartShape shape;
-};
-std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,
-                                       View view);
-// The index of the fastest prediction (the fewest ranks among equals).
-std::size_t fastest(const std::vector<Prediction>& predictions);
-
 // The latency shape of a step on a layout: its kernel launches and its depth, the longest
 // serial chain of neighbor entries one thread walks (an ordinary vertex's thread walks its
 // slice's width, padding included; a hub's warp degree / 32 entries each lane, rounded up; a
@@ -445,6 +418,43 @@ StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr
 // `scattered` (gathers_scattered) or not; a CPU step (multiprocessors 0): bytes, no L1.
 GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
                        SignalPacking packing = SignalPacking::automatic);
+
+// The shape of a partitioned synchronous step, its busiest part's: the longest walk of any part,
+// and the most gathers and missed gathers a part reads per cell of the largest part
+// (cells_max), each part on the gather path the CUDA backend takes for it (gathers_scattered:
+// a part's cells, halo included, decide).
+StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cells_max, bool gathers_signal,
+                             std::uint32_t multiprocessors);
+
+struct PartShape {
+  std::uint64_t cells_max = 0, halo_max = 0;
+  std::uint32_t peers_max = 0;
+  double bytes_max = 0;  // the busiest part's step (Measurement::part_bytes_max); 0: unknown
+  double boundary_share = 0;         // Measurement::boundary_share; 0: unknown
+  std::uint64_t send_cells_max = 0;  // Measurement::send_cells_max; 0: unknown
+  // The busiest part's depth and gathers (busiest_part_shape); none: the whole layout's.
+  std::optional<StepShape> step = std::nullopt;
+};
+// The block split of a grid into `parts` slabs of consecutive cell ids (what runs use for
+// grids), from its shape alone: the largest part, and the halo and peers of a part inside the
+// grid (the ids reached below and above a slab). nullopt when slabs would be thinner than
+// the stencil's reach (then partition the graph itself).
+std::optional<PartShape> grid_slab_estimate(const GridSpec& grid, std::uint32_t parts);
+
+// A split of a source into `ranks` parts, and the predictions for several splits. `base`
+// gives the model, update, kind, bytes per cell, state, variables, cache size and the
+// exchanges per step of a partitioned run (1; colored: the classes), and the depth and gathers
+// of a split without its step's shape; the rest is replaced. A
+// GPU rank has a GPU; CPU ranks share the fitted host's cores (sm_count), as runs do: one
+// rank takes them all, K ranks cores / K threads each (K at most the cores).
+struct Split {
+  std::uint32_t ranks = 1;
+  PartShape shape;
+};
+std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,
+                                       View view);
+// The index of the fastest prediction (the fewest ranks among equals).
+std::size_t fastest(const std::vector<Prediction>& predictions);
 
 // ---------------------------------------------------------------------------------------------
 // Model specs of the sweep: "NAME[:key=value...][@UPDATE]", e.g. "sir:beta=0.05:tau=8",

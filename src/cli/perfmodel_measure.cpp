@@ -547,17 +547,7 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
     for (pm::Measurement* m : list) {
       const std::uint32_t multiprocessors = m->backend == "cuda" ? m->sm_count : 0;
       const std::pair<bool, std::uint32_t> path{gathers_signal(m->model), multiprocessors};
-      if (!shapes.count(path)) {
-        pm::StepShape busiest;
-        for (const Layout& L : layouts) {
-          const pm::StepShape s = pm::step_shape(
-              L, nullptr, pm::gather_path(gathers_scattered(L), path.first, false, multiprocessors));
-          busiest.depth = std::max(busiest.depth, s.depth);
-          busiest.gathers = std::max(busiest.gathers, s.gathers * L.num_vertices / double(cells_max));
-          busiest.missed_gathers = std::max(busiest.missed_gathers, s.missed_gathers * L.num_vertices / double(cells_max));
-        }
-        shapes[path] = busiest;
-      }
+      if (!shapes.count(path)) shapes[path] = pm::busiest_part_shape(layouts, cells_max, path.first, multiprocessors);
       const pm::StepShape& shape = shapes.at(path);
       m->launches = shape.launches;
       m->depth = shape.depth;

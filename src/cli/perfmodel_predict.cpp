@@ -170,18 +170,27 @@ int perfmodel_predict(const Args& args) {
       if (grid && partition_opts.method == PartitionMethod::block) shape = pm::grid_slab_estimate(*grid, k);
       if (!shape) {
         const Graph& g = graph();
-        const PartitionReport r = partition_report(g, partition_graph(g, k, partition_opts), k);
+        const std::vector<std::uint32_t> partition = partition_graph(g, k, partition_opts);
+        const PartitionReport r = partition_report(g, partition, k);
         shape = pm::PartShape{*std::max_element(r.vertices.begin(), r.vertices.end()),
                               *std::max_element(r.halo.begin(), r.halo.end()),
                               *std::max_element(r.peers.begin(), r.peers.end())};
         shape->boundary_share = r.boundary_share();
         shape->send_cells_max = r.sends_max();
-        // The busiest part's bytes: its entries stored as the whole graph stores them (padding).
-        const double stored_per_entry = g.num_entries() ? stored * double(base.cells) / double(g.num_entries()) : 0;
-        for (std::uint32_t p = 0; p < k; ++p)
-          shape->bytes_max = std::max(shape->bytes_max, pm::step_bytes(double(r.vertices[p]),
-                                                                       stored_per_entry * double(r.entries[p]),
-                                                                       base.state_bytes, colored));
+        if (colored) {  // the busiest part's bytes: its entries stored as the whole graph stores them
+          const double stored_per_entry = g.num_entries() ? stored * double(base.cells) / double(g.num_entries()) : 0;
+          for (std::uint32_t p = 0; p < k; ++p)
+            shape->bytes_max = std::max(shape->bytes_max, pm::step_bytes(double(r.vertices[p]),
+                                                                         stored_per_entry * double(r.entries[p]),
+                                                                         base.state_bytes, colored));
+        } else {  // each part compiled, as a run compiles it: its bytes, depth and gathers (measure's)
+          std::vector<Layout> layouts;
+          for (std::uint32_t p = 0; p < k; ++p) layouts.push_back(compile_part(g, partition, k, p, compile_opts));
+          for (const Layout& L : layouts)
+            shape->bytes_max = std::max(shape->bytes_max, pm::step_bytes(L.num_vertices, double(L.neighbors.size()),
+                                                                         base.state_bytes, false));
+          shape->step = pm::busiest_part_shape(layouts, shape->cells_max, gathers_signal(base.model), multiprocessors);
+        }
       }
       split.shape = *shape;
     }

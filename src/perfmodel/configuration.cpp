@@ -206,6 +206,20 @@ GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::u
   return path;
 }
 
+StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cells_max, bool gathers_signal,
+                             std::uint32_t multiprocessors) {
+  StepShape busiest;
+  for (const Layout& L : parts) {
+    const StepShape s =
+        step_shape(L, nullptr, gather_path(gathers_scattered(L), gathers_signal, false, multiprocessors));
+    const double per_cell_of_largest = double(L.num_vertices) / double(cells_max);
+    busiest.depth = std::max(busiest.depth, s.depth);
+    busiest.gathers = std::max(busiest.gathers, s.gathers * per_cell_of_largest);
+    busiest.missed_gathers = std::max(busiest.missed_gathers, s.missed_gathers * per_cell_of_largest);
+  }
+  return busiest;
+}
+
 StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherPath& gather) {
   StepShape s;
   GatherCount count;

@@ -501,6 +501,11 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
     m.part_bytes_max = split.shape.bytes_max;
     m.boundary_share = split.shape.boundary_share;
     m.send_cells_max = split.shape.send_cells_max;
+    if (split.shape.step) {
+      m.depth = split.shape.step->depth;
+      m.gathers = split.shape.step->gathers;
+      m.missed_gathers = split.shape.step->missed_gathers;
+    }
     if (fit.exchange) m.halo_path = fit.exchange->halo_path;
     m.halo_cells_max = split.shape.halo_max;
     m.peers_max = split.shape.peers_max;
