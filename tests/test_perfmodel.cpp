@@ -704,7 +704,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 10"), 11, "format = 3");
+    text.replace(text.find("format = 11"), 11, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (const char* key : {"per_wave = ", "per_gather = ", "per_missed_gather = "})
@@ -775,7 +775,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 10"), 11, "format = 4");
+    text.replace(text.find("format = 11"), 11, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
     for (const char* key : {"per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
@@ -1144,6 +1144,57 @@ TEST_CASE("perfmodel: validation fits on the kept rows and judges the held-out o
   CHECK_THROWS_WITH_AS(pm::validate(rows, everything, 0.1), doctest::Contains("nothing is left to fit"), Error);
 }
 
+TEST_CASE("perfmodel: error summaries on known errors") {
+  const pm::ErrorSummary s = pm::summarize_errors({0.01, -0.02, 0.05, -0.2, 0.1}, 3, 0.10);
+  CHECK(s.rows == 5);
+  CHECK(s.sources == 3);
+  CHECK(s.mean == doctest::Approx(0.076));
+  CHECK(s.median == doctest::Approx(0.05));  // nearest rank: the 3rd of 5
+  CHECK(s.p90 == doctest::Approx(0.2));      // the 5th of 5
+  CHECK(s.max == doctest::Approx(0.2));
+  CHECK(s.within == doctest::Approx(0.8));
+  CHECK(pm::summarize_errors({}, 0, 0.1).rows == 0);
+}
+
+TEST_CASE("perfmodel: leaving each source out predicts it from the others") {
+  const std::vector<pm::Measurement> rows = stencil_sweep(0);  // one row a source
+  const pm::CrossValidation cv = pm::cross_validate(rows, 0.10, plain(), pm::View::two_term);
+  CHECK(cv.folds.size() == rows.size());
+  CHECK(cv.pass);
+  CHECK(cv.summary.rows == rows.size());
+  CHECK(cv.summary.sources == rows.size());
+  CHECK(cv.summary.max < 1e-6);
+  // A source 20% slower than the others say: its own fold misses it by that much.
+  std::vector<pm::Measurement> slower = rows;
+  slower[5].seconds_per_step *= 1.2;
+  const pm::CrossValidation miss = pm::cross_validate(slower, 0.10, plain(), pm::View::two_term);
+  CHECK_FALSE(miss.pass);
+  REQUIRE(miss.folds[5].rows.size() == 1);
+  CHECK(miss.folds[5].source == rows[5].source);
+  CHECK(miss.folds[5].rows[0].rel_error == doctest::Approx(1 / 1.2 - 1).epsilon(1e-6));
+  CHECK(miss.summary.max == doctest::Approx(1 - 1 / 1.2).epsilon(1e-6));
+  // A source's rows on every rank count leave together.
+  const std::vector<pm::Measurement> parts = two_model_sweep();
+  const pm::CrossValidation by_source = pm::cross_validate(parts, 0.10, plain());
+  std::size_t held = 0;
+  for (const pm::CrossValidationFold& fold : by_source.folds) {
+    for (const pm::ValidatedRow& r : fold.rows) CHECK(r.row.source == fold.source);
+    held += fold.rows.size();
+  }
+  CHECK(held == parts.size());
+  CHECK(by_source.folds.size() < parts.size());
+  // A model only one source has cannot be predicted without it: said, and not summarized.
+  std::vector<pm::Measurement> odd = rows;
+  odd.push_back(rows[0]);
+  odd.back().model = "sir";
+  const pm::CrossValidation lone = pm::cross_validate(odd, 0.10, plain(), pm::View::two_term);
+  CHECK_FALSE(lone.pass);
+  CHECK(lone.summary.rows == rows.size());
+  CHECK(contains(lone.folds[0].rows[1].why, "sir"));
+  const std::vector<pm::Measurement> one(rows.begin(), rows.begin() + 1);
+  CHECK_THROWS_WITH_AS(pm::cross_validate(one, 0.1), doctest::Contains("only one source"), Error);
+}
+
 TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the file and line") {
   std::vector<pm::Measurement> rows = bytes_sweep(0.01);
   rows[0].source = "graph:a \"quoted\", odd name.graph";
@@ -1223,6 +1274,7 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   const std::vector<pm::Measurement> rows = two_model_sweep();
   pm::FittedModel f = pm::fit(rows, plain());
   f.notes.push_back("a note");
+  f.cross_validation = pm::summarize_errors({0.01, -0.3, 0.05}, 2, 0.1);
   std::ostringstream out;
   pm::write_fit(out, f);
   std::istringstream in(out.str());
@@ -1236,6 +1288,12 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   CHECK(back.exchange->latency[1] == f.exchange->latency[1]);
   CHECK(back.exchange->halo_path == "host");  // rows without a path went through the host
   CHECK(back.notes == f.notes);
+  REQUIRE(back.cross_validation);
+  CHECK(back.cross_validation->sources == 2);
+  CHECK(back.cross_validation->rows == 3);
+  CHECK(back.cross_validation->p90 == f.cross_validation->p90);
+  CHECK(back.cross_validation->mean == f.cross_validation->mean);
+  CHECK(back.cross_validation->within == f.cross_validation->within);
   for (const pm::Measurement& m : rows)
     for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
 
@@ -1253,14 +1311,16 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 10", "format = 11"), "format '11'"},
-      {replaced("format = 10", "format = 1x"), "format '1x'"},
+      {replaced("format = 11", "format = 12"), "format '12'"},
+      {replaced("format = 11", "format = 1x"), "format '1x'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
       {replaced("cycles.cache_fitted = ", "cycles.cache_fitted = maybe"), "'cycles.cache_fitted' must be true or false"},
       {replaced("rows = ", "rows = 2\nrows = "), "'rows' given twice"},
       {replaced("[exchange]\n", "[exchange]\ncolour = red\n"), "unknown key 'colour' in [exchange]"},
+      {replaced("\np90 = ", "\np90 = -1"), "f.fit:" + line_of("p90 = ") + ": 'p90' must be a number >= 0"},
+      {text + "[cross_validation]\nsources = 2\n", "a second [cross_validation]"},
       {replaced("halo_path = host", "halo_path = nvlink"), "f.fit:" + line_of("halo_path") +
                                                            ": 'halo_path' must be one of device, host, any, not 'nvlink'"},
       {replaced("preferred_view = ", "preferred_view = x"), "preferred_view must be cycles, bytes or two-term"},
@@ -1278,7 +1338,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 10\n"));
+  CHECK(contains(out.str(), "format = 11\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1699,6 +1759,30 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   CHECK(contains(r.out, "validation FAILED"));
   CHECK(contains(r.out, "OUTSIDE"));
   CHECK(std::filesystem::exists(dir / "v.fit"));  // the fit itself is fine, and written
+
+  // Every source held out in turn: the slowed row fails its own fold.
+  r = run_cli("perfmodel validate " + csv + " --holdout-each-source --predictions " + dir / "loso.csv");
+  CHECK_MESSAGE(r.status == 3, r.out);
+  CHECK(contains(r.out, "each of 12 sources held out in turn"));
+  CHECK(contains(r.out, "OUTSIDE"));
+  CHECK(std::filesystem::exists(dir / "loso.csv"));
+  rows[6].seconds_per_step /= 1.5;
+  dir.write("s.csv", csv_of(rows));
+  // (rgg:22 and rgg:24 miss by more than 10% without each other: the other leaves one row past the cache)
+  r = run_cli("perfmodel validate " + csv + " --holdout-each-source --tolerance 0.5");
+  CHECK_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "12 rows predicted"));
+  r = run_cli("perfmodel validate " + csv + " --holdout-each-source --holdout-source rgg");
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "give no other --holdout option"));
+  // fit --cross-validate keeps those errors in the fit file, and predict says how far to trust it.
+  r = run_cli("perfmodel fit " + csv + " --cross-validate --out " + dir / "cv.fit");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "each of 12 sources left out in turn"));
+  CHECK(contains(read_file(dir / "cv.fit"), "[cross_validation]"));
+  r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "how far to trust it: leaving each of the fit's 12 sources out in turn, 90% of the 12 rows"));
 }
 
 TEST_CASE("tools: plot_perfmodel.py draws measured against predicted, and refuses bad input" *

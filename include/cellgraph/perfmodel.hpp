@@ -284,6 +284,17 @@ double step_waves(const Measurement& m, double wave_cells);
 // saturation_cells (0: no floor).
 double work_cells(const Measurement& m, double saturation_cells);
 
+// Relative errors of predictions against measurements (|predicted / measured - 1|): how many,
+// over how many sources, and their spread.
+struct ErrorSummary {
+  std::size_t rows = 0, sources = 0;
+  double mean = 0, median = 0, p90 = 0, max = 0;  // of |error|; p90: 9 of 10 rows within it
+  double tolerance = 0.10;
+  double within = 0;  // the share of rows within the tolerance
+};
+// Of errors (predicted / measured - 1) over `sources` sources; nearest-rank percentiles.
+ErrorSummary summarize_errors(const std::vector<double>& errors, std::size_t sources, double tolerance);
+
 struct FittedModel {
   Machine machine;
   View preferred = View::bytes;
@@ -294,6 +305,9 @@ struct FittedModel {
   std::vector<GroupFit> shared;      // per (model, update): kind "*"
   std::optional<ExchangeFit> exchange;  // none without partitioned rows
   std::vector<std::string> notes;    // groups left out and why
+  // How far to trust a prediction for a graph the fit has not seen: its rows' errors when each
+  // source was left out in turn (cross_validate); none unless asked for (`fit --cross-validate`).
+  std::optional<ErrorSummary> cross_validation;
 
   const GroupFit* group(const std::string& model, const std::string& update, const std::string& kind) const;
   const GroupFit* shared_group(const std::string& model, const std::string& update) const;
@@ -376,6 +390,26 @@ struct Validation {
 // preferred one). Throws Error when no row is held out or none is kept.
 Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout, double tolerance,
                     const FitOptions& options = {}, std::optional<View> view = std::nullopt);
+
+// Another graph, every graph in turn (leave one source out): each source's rows (on every rank
+// count) predicted by a fit on the other sources' rows, with that fit's preferred view (or
+// `view`). A source is a row's exact label, so another size of a grid or generator counts as
+// another graph, as in the blind sets. Rows a fold cannot predict (its model or kind fitted
+// nowhere else) keep their reason and stay out of the summary.
+struct CrossValidationFold {
+  std::string source;
+  std::optional<FittedModel> fit;  // none: nothing was left to fit (why in each row)
+  View view = View::bytes;
+  std::vector<ValidatedRow> rows;
+};
+struct CrossValidation {
+  std::vector<CrossValidationFold> folds;  // in the order of each source's first row
+  ErrorSummary summary;                    // of the rows predicted
+  bool pass = false;                       // every row predicted, and within the tolerance
+};
+// Throws Error when the rows hold fewer than two sources.
+CrossValidation cross_validate(const std::vector<Measurement>& rows, double tolerance, const FitOptions& options = {},
+                               std::optional<View> view = std::nullopt);
 
 // ---------------------------------------------------------------------------------------------
 // What a prediction needs to know about a source and a split.

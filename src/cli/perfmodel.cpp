@@ -281,30 +281,33 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
   return met;
 }
 
-// The CSV tools/plot_perfmodel.py draws: every row measured against both views' predictions.
-void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
-                       const pm::Holdout* holdout, pm::View preferred) {
+// The CSV tools/plot_perfmodel.py draws: every row measured against each view's prediction.
+void write_predictions_header(std::ostream& out) {
   out << "source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,predicted_two_term,"
          "preferred,held_out,compute,exchange\n";
-  for (const pm::Measurement& m : rows) {
-    std::string predicted[pm::kViewCount];
-    pm::Prediction chosen;  // the preferred view's, in its two parts
-    try {
-      for (pm::View v : pm::kViews) {
-        const pm::Prediction p = pm::predict(f, m, v);
-        if (m.ranks > 1 && !p.exchange_fitted) throw Error("no exchange constants");
-        predicted[int(v)] = figure(p.seconds_per_step, 10);
-        if (v == preferred) chosen = p;
-      }
-    } catch (const Error&) {
-      continue;  // not predictable by this fit
+}
+void write_prediction(std::ostream& out, const pm::FittedModel& f, const pm::Measurement& m, bool held_out, pm::View preferred) {
+  std::string predicted[pm::kViewCount];
+  pm::Prediction chosen;  // the preferred view's, in its two parts
+  try {
+    for (pm::View v : pm::kViews) {
+      const pm::Prediction p = pm::predict(f, m, v);
+      if (m.ranks > 1 && !p.exchange_fitted) throw Error("no exchange constants");
+      predicted[int(v)] = figure(p.seconds_per_step, 10);
+      if (v == preferred) chosen = p;
     }
-    out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << "," << m.cells << ","
-        << figure(m.bytes_per_cell, 6) << "," << figure(m.seconds_per_step, 10) << "," << predicted[0] << "," << predicted[1] << ","
-        << predicted[2] << "," << pm::view_name(preferred)
-        << "," << (holdout && holdout->holds_out(m) ? 1 : 0) << "," << figure(chosen.compute, 10) << ","
-        << figure(chosen.exchange, 10) << "\n";
+  } catch (const Error&) {
+    return;  // not predictable by this fit
   }
+  out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << "," << m.cells
+      << "," << figure(m.bytes_per_cell, 6) << "," << figure(m.seconds_per_step, 10) << "," << predicted[0] << ","
+      << predicted[1] << "," << predicted[2] << "," << pm::view_name(preferred) << "," << (held_out ? 1 : 0) << ","
+      << figure(chosen.compute, 10) << "," << figure(chosen.exchange, 10) << "\n";
+}
+void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
+                       const pm::Holdout* holdout, pm::View preferred) {
+  write_predictions_header(out);
+  for (const pm::Measurement& m : rows) write_prediction(out, f, m, holdout && holdout->holds_out(m), preferred);
 }
 
 po::options_description fit_options(const char* caption) {
@@ -380,20 +383,77 @@ std::uint64_t parse_count(const std::string& text, const std::string& option) {
   return power ? std::uint64_t(1) << v : v;
 }
 
+namespace {
+
+void print_cross_validation(std::ostream& out, const pm::ErrorSummary& c) {
+  out << "each of " << c.sources << " sources left out in turn (" << c.rows << " rows predicted): mean |error| "
+      << percent(c.mean) << ", median " << percent(c.median) << ", 9 of 10 within " << percent(c.p90) << ", max "
+      << percent(c.max) << "; " << percent(c.within) << " of the rows within " << percent(c.tolerance) << "\n";
+}
+
+// A held-out row's line of validate's table.
+void print_validated_row(std::ostream& out, const pm::ValidatedRow& r) {
+  out << "  " << std::left << std::setw(30) << column_text(r.row.source, 30) << std::setw(26)
+      << column_text(r.row.model + " (" + r.row.update + ")", 26) << std::right << std::setw(6) << r.row.ranks << std::setw(12)
+      << r.row.cells << std::setw(13) << figure(r.row.seconds_per_step * 1e6);
+  if (r.prediction && r.why.empty())
+    out << std::setw(14) << figure(r.prediction->seconds_per_step * 1e6) << std::setw(9)
+        << ((r.rel_error >= 0 ? "+" : "") + percent(r.rel_error)) << (r.within ? "" : "  OUTSIDE") << "\n";
+  else
+    out << "  cannot predict: " << r.why << "\n";
+}
+
+void print_validation_header(std::ostream& out) {
+  out << "  " << std::left << std::setw(30) << "source" << std::setw(26) << "model (update)" << std::right << std::setw(6)
+      << "ranks" << std::setw(12) << "cells" << std::setw(13) << "measured us" << std::setw(14) << "predicted us"
+      << std::setw(9) << "error" << "\n";
+}
+
+// validate --holdout-each-source: every source held out in turn.
+int validate_each_source(const std::vector<pm::Measurement>& rows, double tolerance, const pm::FitOptions& options,
+                         std::optional<pm::View> view, const po::variables_map& vm) {
+  std::unique_ptr<AtomicFile> predictions;
+  if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
+  const pm::CrossValidation cv = pm::cross_validate(rows, tolerance, options, view);
+  std::cout << "perfmodel validate: each of " << cv.folds.size() << " sources held out in turn, fitted on the others "
+            << "and predicted with that fit's " << (view ? std::string(pm::view_name(*view)) + " view" : "preferred view")
+            << "; tolerance " << percent(tolerance) << ":\n";
+  print_validation_header(std::cout);
+  if (predictions) write_predictions_header(predictions->stream());
+  for (const pm::CrossValidationFold& fold : cv.folds)
+    for (const pm::ValidatedRow& r : fold.rows) {
+      print_validated_row(std::cout, r);
+      if (predictions && fold.fit) write_prediction(predictions->stream(), *fold.fit, r.row, true, fold.view);
+    }
+  print_cross_validation(std::cout, cv.summary);
+  std::cout << (cv.pass ? "validation passed: every row within " : "validation FAILED: not every row within ")
+            << percent(tolerance) << " of its measured time with its source left out\n";
+  if (predictions) predictions->commit();
+  return cv.pass ? 0 : 3;
+}
+
+}  // namespace
+
 int perfmodel_fit(const Args& args) {
+  po::options_description d = fit_options("cellgraph perfmodel fit");
+  d.add_options()("cross-validate", po::bool_switch(),
+                  "also fit once per source without it and predict its rows (leave one source out): their errors, "
+                  "kept in the fit file, tell `predict` how far to trust a prediction for a graph never measured");
   po::variables_map vm;
-  if (!parse_perfmodel_options(args, fit_options("cellgraph perfmodel fit"), "timings",
-                               "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV]", vm))
+  if (!parse_perfmodel_options(args, d, "timings",
+                               "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV] [--cross-validate]", vm))
     return 0;
   const pm::FitOptions options = fit_options_from(vm);  // a bad option before any file is read
   const std::vector<pm::Measurement> rows = read_all(vm);
-  const pm::FittedModel f = pm::fit(rows, options);
+  pm::FittedModel f = pm::fit(rows, options);
+  if (vm["cross-validate"].as<bool>()) f.cross_validation = pm::cross_validate(rows, 0.10, options).summary;
   // Both outputs are opened before either is written: a bad path leaves neither behind.
   std::unique_ptr<AtomicFile> out, predictions;
   if (vm.count("out")) out = std::make_unique<AtomicFile>(vm["out"].as<std::string>());
   if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
   std::cout << "perfmodel fit: ";
   print_fit(std::cout, f, rows);
+  if (f.cross_validation) print_cross_validation(std::cout, *f.cross_validation);
   if (out) pm::write_fit(out->stream(), f), out->commit();
   if (predictions) write_predictions(predictions->stream(), f, rows, nullptr, f.preferred), predictions->commit();
   if (out) std::cout << "wrote " << vm["out"].as<std::string>() << "\n";
@@ -407,12 +467,16 @@ int perfmodel_validate(const Args& args) {
       "holdout-source", po::value<std::vector<std::string>>(), "hold out rows whose source contains this text (repeatable)")(
       "holdout-file", po::value<std::vector<std::string>>(),
       "hold out every row of this CSV, read besides the timings (repeatable): fit on the timings, predict these")(
+      "holdout-each-source", po::bool_switch(),
+      "hold out each source in turn (leave one source out): fit on the others, predict its rows; every graph as "
+      "'another graph'")(
       "tolerance", po::value<double>()->default_value(0.10, "0.1"), "largest relative error of a held-out prediction that passes")(
       "view", po::value<std::string>(), "predict with this view (cycles, bytes or two-term); default: the fit's preferred one");
   po::variables_map vm;
   if (!parse_perfmodel_options(args, d, "timings",
                                "usage: cellgraph perfmodel validate TIMINGS.csv... --holdout-cells-above N | "
-                               "--holdout-ranks-above K | --holdout-source TEXT | --holdout-file CSV [--tolerance 0.1]",
+                               "--holdout-ranks-above K | --holdout-source TEXT | --holdout-file CSV | --holdout-each-source "
+                               "[--tolerance 0.1]",
                                vm))
     return 0;
   std::vector<pm::Measurement> rows = read_all(vm);
@@ -420,17 +484,28 @@ int perfmodel_validate(const Args& args) {
   if (vm.count("holdout-cells-above")) holdout.cells_above = parse_count(vm["holdout-cells-above"].as<std::string>(), "--holdout-cells-above");
   if (vm.count("holdout-ranks-above")) holdout.ranks_above = vm["holdout-ranks-above"].as<unsigned>();
   if (vm.count("holdout-source")) holdout.sources = vm["holdout-source"].as<std::vector<std::string>>();
-  if (vm.count("holdout-file"))
+  if (vm.count("holdout-file")) {
+    const std::vector<std::string>& timings = vm["timings"].as<std::vector<std::string>>();
     for (const std::string& path : vm["holdout-file"].as<std::vector<std::string>>()) {
-      const std::vector<pm::Measurement> more = pm::read_measurements(path);
-      rows.insert(rows.end(), more.begin(), more.end());
+      // A file named among the timings too is read once (its rows are held out all the same).
+      if (std::find(timings.begin(), timings.end(), path) == timings.end()) {
+        const std::vector<pm::Measurement> more = pm::read_measurements(path);
+        rows.insert(rows.end(), more.begin(), more.end());
+      }
       holdout.files.push_back(path);
     }
+  }
   const double tolerance = vm["tolerance"].as<double>();
   if (!(tolerance > 0)) throw Error("--tolerance must be positive");
   const pm::FitOptions options = fit_options_from(vm);
   std::optional<pm::View> view;
   if (vm.count("view")) view = pm::parse_view(vm["view"].as<std::string>());
+  if (vm["holdout-each-source"].as<bool>()) {
+    if (holdout.cells_above || holdout.ranks_above || !holdout.sources.empty() || !holdout.files.empty())
+      throw Error("--holdout-each-source holds out every source in turn: give no other --holdout option");
+    if (vm.count("out")) throw Error("--out writes one fit; --holdout-each-source makes one per source (use `perfmodel fit`)");
+    return validate_each_source(rows, tolerance, options, view, vm);
+  }
   const pm::Validation v = pm::validate(rows, holdout, tolerance, options, view);
   std::unique_ptr<AtomicFile> out, predictions;
   if (vm.count("out")) out = std::make_unique<AtomicFile>(vm["out"].as<std::string>());
@@ -442,22 +517,14 @@ int perfmodel_validate(const Args& args) {
   std::cout << "perfmodel validate: fitted on ";
   print_fit(std::cout, v.fit, kept);
   std::cout << "\nheld out (" << v.held_out.size() << " rows), predicted with the " << pm::view_name(v.view)
-            << " view; tolerance " << percent(tolerance) << ":\n  " << std::left << std::setw(30) << "source" << std::setw(26)
-            << "model (update)" << std::right << std::setw(6) << "ranks" << std::setw(12) << "cells" << std::setw(13)
-            << "measured us" << std::setw(14) << "predicted us" << std::setw(9) << "error" << "\n";
+            << " view; tolerance " << percent(tolerance) << ":\n";
+  print_validation_header(std::cout);
   std::vector<double> measured, predicted;
   for (const pm::ValidatedRow& r : v.held_out) {
-    std::cout << "  " << std::left << std::setw(30) << column_text(r.row.source, 30) << std::setw(26)
-              << column_text(r.row.model + " (" + r.row.update + ")", 26)
-              << std::right << std::setw(6) << r.row.ranks << std::setw(12) << r.row.cells << std::setw(13)
-              << figure(r.row.seconds_per_step * 1e6);
+    print_validated_row(std::cout, r);
     if (r.prediction && r.why.empty()) {
       measured.push_back(r.row.seconds_per_step);
       predicted.push_back(r.prediction->seconds_per_step);
-      std::cout << std::setw(14) << figure(r.prediction->seconds_per_step * 1e6) << std::setw(9)
-                << ((r.rel_error >= 0 ? "+" : "") + percent(r.rel_error)) << (r.within ? "" : "  OUTSIDE") << "\n";
-    } else {
-      std::cout << "  cannot predict: " << r.why << "\n";
     }
   }
   const pm::Agreement a = pm::agreement(measured, predicted);

@@ -452,6 +452,26 @@ Agreement agreement_over(const FittedModel& fit, const std::vector<Measurement>&
   return agreement(measured, predicted);
 }
 
+namespace {
+
+// A row predicted by a fit that did not see it.
+ValidatedRow validated_row(const FittedModel& f, const Measurement& m, View view, double tolerance) {
+  ValidatedRow r;
+  r.row = m;
+  try {
+    r.prediction = predict(f, m, view);
+    r.rel_error = r.prediction->seconds_per_step / m.seconds_per_step - 1;
+    if (m.ranks > 1 && !r.prediction->exchange_fitted) r.why = "no exchange constants (no partitioned rows kept)";
+    r.within = r.why.empty() && std::abs(r.rel_error) <= tolerance;
+  } catch (const Error& e) {
+    r.prediction.reset();
+    r.why = e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
 bool Holdout::holds_out(const Measurement& m) const {
   if (cells_above && m.cells > cells_above) return true;
   if (ranks_above && m.ranks > ranks_above) return true;
@@ -474,21 +494,60 @@ Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout
   v.fitted_agreement = agreement_over(v.fit, kept, v.view);
   v.pass = true;
   for (const Measurement& m : out) {
-    ValidatedRow r;
-    r.row = m;
-    try {
-      r.prediction = predict(v.fit, m, v.view);
-      r.rel_error = r.prediction->seconds_per_step / m.seconds_per_step - 1;
-      if (m.ranks > 1 && !r.prediction->exchange_fitted) r.why = "no exchange constants (no partitioned rows kept)";
-      r.within = r.why.empty() && std::abs(r.rel_error) <= tolerance;
-    } catch (const Error& e) {
-      r.prediction.reset();
-      r.why = e.what();
-    }
-    v.pass = v.pass && r.within;
-    v.held_out.push_back(std::move(r));
+    v.held_out.push_back(validated_row(v.fit, m, v.view, tolerance));
+    v.pass = v.pass && v.held_out.back().within;
   }
   return v;
+}
+
+ErrorSummary summarize_errors(const std::vector<double>& errors, std::size_t sources, double tolerance) {
+  ErrorSummary s;
+  s.rows = errors.size(), s.sources = sources, s.tolerance = tolerance;
+  if (errors.empty()) return s;
+  std::vector<double> size;
+  for (double e : errors) size.push_back(std::abs(e));
+  std::sort(size.begin(), size.end());
+  auto rank = [&](double share) { return size[std::size_t(std::ceil(share * double(size.size()))) - 1]; };
+  for (double e : size) s.mean += e / double(size.size()), s.within += double(e <= tolerance) / double(size.size());
+  s.median = rank(0.5), s.p90 = rank(0.9), s.max = size.back();
+  return s;
+}
+
+CrossValidation cross_validate(const std::vector<Measurement>& rows, double tolerance, const FitOptions& options,
+                               std::optional<View> view) {
+  std::vector<std::string> sources;
+  for (const Measurement& m : rows)
+    if (std::find(sources.begin(), sources.end(), m.source) == sources.end()) sources.push_back(m.source);
+  if (sources.size() < 2) throw Error("cross-validation leaves one source out at a time: the rows hold only one source");
+  CrossValidation cv;
+  cv.pass = true;
+  std::vector<double> errors;
+  for (const std::string& source : sources) {
+    CrossValidationFold fold;
+    fold.source = source;
+    std::vector<Measurement> kept;
+    for (const Measurement& m : rows)
+      if (m.source != source) kept.push_back(m);
+    std::string why;
+    try {
+      fold.fit = fit(kept, options);
+      fold.view = view ? *view : fold.fit->preferred;
+    } catch (const Error& e) {
+      why = std::string("the other sources fit nothing: ") + e.what();
+    }
+    for (const Measurement& m : rows) {
+      if (m.source != source) continue;
+      ValidatedRow r;
+      if (fold.fit) r = validated_row(*fold.fit, m, fold.view, tolerance);
+      else r.row = m, r.why = why;
+      if (r.why.empty()) errors.push_back(r.rel_error);
+      cv.pass = cv.pass && r.within;
+      fold.rows.push_back(std::move(r));
+    }
+    cv.folds.push_back(std::move(fold));
+  }
+  cv.summary = summarize_errors(errors, sources.size(), tolerance);
+  return cv;
 }
 
 std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,

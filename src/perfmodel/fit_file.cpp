@@ -1,6 +1,6 @@
 // The fit file: what `perfmodel fit` writes and `perfmodel predict` reads. INI-like, so that a
 // person can read the constants: top-level keys, then [machine], [group] (one per group and
-// per shared fit, kind "*") and [exchange] sections of "key = value" lines.
+// per shared fit, kind "*"), [exchange] and [cross_validation] sections of "key = value" lines.
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -31,7 +31,8 @@ namespace {
 // the exchange's halo_path (device, host, or any: mixed; older files: any).
 // Format 10 added the boundary branch: branch_rows, branch_latency and seconds_per_send_value
 // (0 in older files: every step priced by the frame terms).
-constexpr int kFormat = 10;
+// Format 11 added the optional [cross_validation] section (ErrorSummary).
+constexpr int kFormat = 11;
 
 std::string exact(double x) {
   char text[40];
@@ -228,6 +229,12 @@ void write_fit(std::ostream& out, const FittedModel& f) {
           << view_name(v) << ".branch_latency = " << exact(e->branch_latency[int(v)]) << "\n"
           << view_name(v) << ".seconds_per_send_value = " << exact(e->seconds_per_send_value[int(v)]) << "\n";
   }
+  if (const std::optional<ErrorSummary>& c = f.cross_validation)
+    out << "\n# Each source left out of the fit in turn, its rows predicted: |predicted / measured - 1|\n"
+           "[cross_validation]\nsources = "
+        << c->sources << "\nrows = " << c->rows << "\ntolerance = " << exact(c->tolerance) << "\nmean = " << exact(c->mean)
+        << "\nmedian = " << exact(c->median) << "\np90 = " << exact(c->p90) << "\nmax = " << exact(c->max)
+        << "\nwithin = " << exact(c->within) << "\n";
 }
 
 FittedModel parse_fit(std::istream& in, const std::string& name) {
@@ -246,8 +253,8 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     if (trimmed.front() == '[') {
       if (trimmed.back() != ']') throw ParseError(name, number, "a section header ends with ']'");
       const std::string section = trimmed.substr(1, trimmed.size() - 2);
-      if (section != "machine" && section != "group" && section != "exchange")
-        throw ParseError(name, number, "unknown section [" + section + "] (machine, group, exchange)");
+      if (section != "machine" && section != "group" && section != "exchange" && section != "cross_validation")
+        throw ParseError(name, number, "unknown section [" + section + "] (machine, group, exchange, cross_validation)");
       sections.emplace_back(section, name, number);
       continue;
     }
@@ -307,6 +314,12 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     } else if (s.name() == "group") {
       GroupFit g = read_group(s, format);
       (g.kind == "*" ? f.shared : f.groups).push_back(std::move(g));
+    } else if (s.name() == "cross_validation") {
+      if (f.cross_validation) throw ParseError(name, s.line(), "a second [cross_validation]");
+      ErrorSummary& c = f.cross_validation.emplace();
+      c.sources = s.whole("sources"), c.rows = s.whole("rows");
+      c.tolerance = s.number("tolerance"), c.mean = s.number("mean"), c.median = s.number("median");
+      c.p90 = s.number("p90"), c.max = s.number("max"), c.within = s.number("within");
     } else {
       if (f.exchange) throw ParseError(name, s.line(), "a second [exchange]");
       f.exchange = read_exchange(s, format);
