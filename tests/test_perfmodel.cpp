@@ -1760,6 +1760,11 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   CHECK(contains(r.out, "OUTSIDE"));
   CHECK(std::filesystem::exists(dir / "v.fit"));  // the fit itself is fine, and written
 
+  // A file named among the timings and held out too is read once.
+  const std::string more = dir.write("more.csv", csv_of({rows[3], rows[9]}));
+  r = run_cli("perfmodel validate " + csv + " " + more + " --holdout-file " + more);
+  CHECK(contains(r.out, "held out (2 rows)"));
+
   // Every source held out in turn: the slowed row fails its own fold.
   r = run_cli("perfmodel validate " + csv + " --holdout-each-source --predictions " + dir / "loso.csv");
   CHECK_MESSAGE(r.status == 3, r.out);
