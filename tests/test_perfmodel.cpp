@@ -1780,6 +1780,10 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   r = run_cli("perfmodel validate " + csv + " --holdout-each-source --holdout-source rgg");
   CHECK(r.status == 1);
   CHECK(contains(r.out, "give no other --holdout option"));
+  r = run_cli("perfmodel validate " + csv + " --holdout-each-source --out " + dir / "each.fit");
+  CHECK(r.status == 1);
+  CHECK(contains(r.out, "makes one per source"));
+  CHECK_FALSE(std::filesystem::exists(dir / "each.fit"));
   // fit --cross-validate keeps those errors in the fit file, and predict says how far to trust it.
   r = run_cli("perfmodel fit " + csv + " --cross-validate --out " + dir / "cv.fit");
   REQUIRE_MESSAGE(r.status == 0, r.out);

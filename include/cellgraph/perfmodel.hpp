@@ -459,6 +459,9 @@ GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::u
 // a part's cells, halo included, decide).
 StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cells_max, bool gathers_signal,
                              std::uint32_t multiprocessors);
+// The bytes the busiest part's synchronous step moves (Measurement::part_bytes_max): each part's
+// own cells and stored indices, padding included.
+double busiest_part_bytes(const std::vector<Layout>& parts, double state_bytes);
 
 struct PartShape {
   std::uint64_t cells_max = 0, halo_max = 0;

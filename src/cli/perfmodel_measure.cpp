@@ -553,10 +553,7 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
       m->depth = shape.depth;
       m->gathers = shape.gathers;
       m->missed_gathers = shape.missed_gathers;
-      m->part_bytes_max = 0;
-      for (const Layout& L : layouts)
-        m->part_bytes_max = std::max(
-            m->part_bytes_max, pm::step_bytes(L.num_vertices, double(L.neighbors.size()), m->state_bytes, false));
+      m->part_bytes_max = pm::busiest_part_bytes(layouts, m->state_bytes);
       ++annotated;
     }
     std::cout << label << " on " << parts << " parts: busiest part's gathers " << three_digits(list[0]->gathers) << " ("

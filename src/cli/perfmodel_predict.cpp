@@ -186,9 +186,7 @@ int perfmodel_predict(const Args& args) {
         } else {  // each part compiled, as a run compiles it: its bytes, depth and gathers (measure's)
           std::vector<Layout> layouts;
           for (std::uint32_t p = 0; p < k; ++p) layouts.push_back(compile_part(g, partition, k, p, compile_opts));
-          for (const Layout& L : layouts)
-            shape->bytes_max = std::max(shape->bytes_max, pm::step_bytes(L.num_vertices, double(L.neighbors.size()),
-                                                                         base.state_bytes, false));
+          shape->bytes_max = pm::busiest_part_bytes(layouts, base.state_bytes);
           shape->step = pm::busiest_part_shape(layouts, shape->cells_max, gathers_signal(base.model), multiprocessors);
         }
       }

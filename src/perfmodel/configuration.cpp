@@ -220,6 +220,13 @@ StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cel
   return busiest;
 }
 
+double busiest_part_bytes(const std::vector<Layout>& parts, double state_bytes) {
+  double busiest = 0;
+  for (const Layout& L : parts)
+    busiest = std::max(busiest, step_bytes(L.num_vertices, double(L.neighbors.size()), state_bytes, false));
+  return busiest;
+}
+
 StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherPath& gather) {
   StepShape s;
   GatherCount count;
