@@ -633,6 +633,45 @@ TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest
   }
 }
 
+TEST_CASE("perfmodel: a step that gathers packed signals pays for the packing pass") {
+  constexpr double kPack = 3e-6;  // a launch and a round trip to memory, whatever the cells
+  std::vector<pm::Measurement> rows = depth_sweep(0);
+  std::size_t packed = 0;
+  for (pm::Measurement& m : rows)
+    if (m.kind == "graph" && m.cells >= (1u << 20)) {
+      m.gather_path = "packed";
+      m.seconds_per_step += kPack;
+      ++packed;
+    } else {
+      m.gather_path = "bytes";
+    }
+  REQUIRE(packed >= 4);
+  const pm::FittedModel f = pm::fit(rows, plain());
+  for (const pm::GroupFit* g : {f.group("lifelike", "sync", "graph"), f.shared_group("lifelike", "sync")}) {
+    check_latency_device(g->of(pm::View::two_term));
+    CHECK(g->of(pm::View::two_term).per_pack == doctest::Approx(kPack).epsilon(1e-6));
+  }
+  CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_pack == 0);  // no grid row packs
+  // The same row gathering state bytes, or of unknown path (an older CSV), pays no pass.
+  pm::Measurement row = rows.back();
+  REQUIRE(row.packs_signals());
+  const double with_pass = pm::predict(f, row, pm::View::two_term).seconds_per_step;
+  row.gather_path = "";
+  CHECK(with_pass - pm::predict(f, row, pm::View::two_term).seconds_per_step == doctest::Approx(kPack).epsilon(1e-6));
+  // Left out (--no-packing), the packed rows are missed by about the pass.
+  pm::FitOptions no_packing = plain();
+  no_packing.packing = false;
+  const pm::FittedModel without = pm::fit(rows, no_packing);
+  CHECK(without.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_pack == 0);
+  CHECK(pm::agreement_over(without, rows, pm::View::two_term).max_abs_rel > 0.02);
+  // The fit file keeps it.
+  std::ostringstream out;
+  pm::write_fit(out, f);
+  std::istringstream in(out.str());
+  CHECK(pm::parse_fit(in, "p.fit").group("lifelike", "sync", "graph")->of(pm::View::bytes).per_pack ==
+        f.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_pack);
+}
+
 TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
   // The synthetic GPU: 100 SMs x 4 blocks x 512 vertices = 204,800 cells a wave.
   constexpr double kWaveCells = 204800, kWaveCost = 1.5e-6;
@@ -704,10 +743,10 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 11"), 11, "format = 3");
+    text.replace(text.find("format = 12"), 11, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
-    for (const char* key : {"per_wave = ", "per_gather = ", "per_missed_gather = "})
+    for (const char* key : {"per_wave = ", "per_pack = ", "per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
         text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream in(text);
@@ -775,9 +814,9 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 11"), 11, "format = 4");
+    text.replace(text.find("format = 12"), 11, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
-    for (const char* key : {"per_gather = ", "per_missed_gather = "})
+    for (const char* key : {"per_pack = ", "per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
         text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
     std::istringstream old_in(text);
@@ -920,6 +959,14 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   signals.packed_signals = true;
   const pm::StepShape packed = pm::step_shape(layout, nullptr, signals);
   CHECK(packed.missed_gathers == doctest::Approx(64.0 / (1u << 14)));
+  CHECK(packed.packed_signals);
+  CHECK_FALSE(small_l1.packed_signals);
+  pm::Measurement recorded;
+  pm::record_shape(recorded, packed);
+  CHECK(recorded.packs_signals());
+  pm::record_shape(recorded, small_l1);
+  CHECK(recorded.gather_path == "bytes");
+  CHECK_FALSE(recorded.packs_signals());
   // 32 lanes read fewer sectors of 256 cells, but still most of 32.
   CHECK(packed.gathers < small_l1.gathers);
   CHECK(packed.gathers > 0.5 * mean_degree(random));
@@ -952,6 +999,7 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   const ColorClasses classes = color_classes(layout, greedy_coloring(layout, 1));
   const pm::StepShape colored = pm::step_shape(layout, &classes, large);
   CHECK(colored.launches == classes.count());
+  CHECK_FALSE(colored.packed_signals);
   CHECK(colored.gathers > 0.9 * mean_degree(random));
   // Each class's launch starts from an empty L1: more misses than one synchronous launch.
   CHECK(colored.missed_gathers > 2 * pm::step_shape(layout, nullptr, large).missed_gathers);
@@ -976,6 +1024,12 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
     REQUIRE(part.num_vertices < kPackedSignalMinimumCells);
     REQUIRE(part.num_cells() >= kPackedSignalMinimumCells);
     CHECK(gathers_scattered(part));
+    // A partitioned step packs where any part does (each part decides by its own cells).
+    const Layout rest = compile(erdos_renyi_graph(1u << 14, 2, 1));  // too few cells to pack
+    REQUIRE_FALSE(gathers_scattered(rest));
+    CHECK(pm::busiest_part_shape({part, rest}, part.num_vertices, true, 132).packed_signals);
+    CHECK_FALSE(pm::busiest_part_shape({rest}, rest.num_vertices, true, 132).packed_signals);
+    CHECK_FALSE(pm::busiest_part_shape({part, rest}, part.num_vertices, false, 132).packed_signals);
   }
   CHECK(pm::gather_path(true, true, false, 132).packed_signals);
   CHECK(pm::gather_path(true, true, false, 132).multiprocessors == 132);
@@ -1074,9 +1128,9 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
   for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max", ",halo_path",
-                             ",boundary_share", ",send_cells_max"})
+                             ",boundary_share", ",send_cells_max", ",gather_path"})
     old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8,,,,,,\n", ",9,72,,,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* tail : {",1,8,,,,,,,\n", ",9,72,,,,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -1089,7 +1143,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 10) + ",0,8,,,,,,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 11) + ",0,8,,,,,,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -1203,6 +1257,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   rows[1].halo_path = "device";
   rows[1].boundary_share = 0.25;
   rows[1].send_cells_max = 80;
+  rows[1].gather_path = "packed";
   std::string text = pm::csv_header() + "\n# a note\n\n";
   for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
   std::istringstream in(text);
@@ -1217,6 +1272,8 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   CHECK(back[1].messages() == 0);  // peers write the halo: no messages
   CHECK(back[1].boundary_share == 0.25);
   CHECK(back[1].send_values() == 80);
+  CHECK(back[1].gather_path == "packed");
+  CHECK(back[0].gather_path.empty());  // unknown: counted as bytes, no packing pass
   CHECK(back[0].boundary_share == 0);  // one rank: empty, unknown
   pm::Measurement host = back[1];
   host.halo_path = "host";
@@ -1249,13 +1306,14 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 31 fields, the header has 30"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 32 fields, the header has 31"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
       {header + with_field("seconds_per_step", "nan") + "\n", "t.csv:2: seconds_per_step: 'nan' is not a number"},
       {header + with_field("kind", "mesh") + "\n", "t.csv:2: kind: 'mesh' is not one of grid, graph, hubs"},
       {header + with_field("halo_path", "nvlink") + "\n", "t.csv:2: halo_path: 'nvlink' is not one of device, host"},
+      {header + with_field("gather_path", "bits") + "\n", "t.csv:2: gather_path: 'bits' is not one of packed, bytes"},
       {header + with_field("boundary_share", "1.5") + "\n", "t.csv:2: boundary_share: '1.5' is a share: at most 1"},
       {header + with_field("update", "sometimes") + "\n", "t.csv:2: update: "},
       {header + with_field("part_cells_max", "99999999999") + "\n", "t.csv:2: part_cells_max exceeds cells"},
@@ -1311,8 +1369,8 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 11", "format = 12"), "format '12'"},
-      {replaced("format = 11", "format = 1x"), "format '1x'"},
+      {replaced("format = 12", "format = 13"), "format '13'"},
+      {replaced("format = 12", "format = 1x"), "format '1x'"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1338,7 +1396,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 11\n"));
+  CHECK(contains(out.str(), "format = 12\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1693,7 +1751,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 30", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 31", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},

@@ -109,6 +109,10 @@ struct Measurement {
   // 0: unknown (one rank, or a CSV without the column).
   double boundary_share = 0;
   std::uint64_t send_cells_max = 0;     // the most cells a part writes to its peers, per reader; 0: unknown
+  // What a synchronous GPU step gathers: "packed" (one-bit signals, which a pass of their own
+  // packs first) or "bytes" (the state); empty: unknown (a CSV without the column), counted
+  // as bytes. A partitioned row: packed where any part packs.
+  std::string gather_path;
   std::string origin;                   // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
@@ -117,6 +121,7 @@ struct Measurement {
   // Rounds of messages: one per exchange and variable, to all peers at once (none without
   // peers, none on the device path).
   double messages() const { return halo_path == "device" ? 0.0 : trades() * variables; }
+  bool packs_signals() const { return gather_path == "packed"; }
   double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
   // Halo cells received a step, over all exchanges.
   double halo_cells() const { return double(halo_cells_max) * exchanges; }
@@ -200,6 +205,7 @@ struct ComputeConstants {
   double per_missed_gather = 0;  // seconds per sector read past the L1 (missed_gathers x cells; likewise)
   double per_class_work = 0;   // seconds per unit of launches x work (colored steps: a class's sweep)
   double per_wave = 0;         // seconds per wave of blocks (GPU fits with a wave shape; else 0)
+  double per_pack = 0;         // seconds per step that packs one-bit signals first (0 unless some rows do)
   bool cache_fitted = false;   // rows inside the cache fitted their own cost
   // The rows determine the constants: for two-term, their bytes per cell differ by at least
   // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0), and
@@ -321,6 +327,7 @@ struct FitOptions {
   bool depth = true;  // fit c_depth where every row of a group records its depth
   bool gathers = true;  // fit c_gather where every row of a group records its gathers
   bool missed_gathers = true;  // fit c_miss where every row of a group records its missed gathers
+  bool packing = true;  // fit c_pack where some rows of a group pack their signals (gather_path)
   bool branch = true;  // fit the device path's boundary branch where rows record their boundary share
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
@@ -446,8 +453,11 @@ struct StepShape {
   double depth = 0;
   double gathers = 0;
   double missed_gathers = 0;
+  bool packed_signals = false;  // gathered from packed signals (GatherPath::packed_signals)
 };
 StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr, const GatherPath& gather = {});
+// The shape's columns of a row: launches, depth, gathers, missed gathers and the gather path.
+void record_shape(Measurement& m, const StepShape& shape);
 // The gather path of a step as the CUDA backend takes it, on a layout whose gathers are
 // `scattered` (gathers_scattered) or not; a CPU step (multiprocessors 0): bytes, no L1.
 GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,

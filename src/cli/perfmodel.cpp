@@ -155,9 +155,10 @@ void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, 
     const double per_class = g.of(pm::View::bytes).per_class_work;
     const double per_gather = g.of(pm::View::bytes).per_gather;
     const double per_miss = g.of(pm::View::bytes).per_missed_gather;
+    const double per_pack = g.of(pm::View::bytes).per_pack;
     out << std::setw(14) << (launches_max > 1 && per_class > 0 ? figure(1e-9 / per_class) : "-") << std::setw(11)
         << (per_gather > 0 ? figure(per_gather * 1e12) : "-") << std::setw(9) << (per_miss > 0 ? figure(per_miss * 1e12) : "-")
-        << "\n";
+        << std::setw(9) << (per_pack > 0 ? figure(per_pack * 1e6) : "-") << "\n";
   }
 }
 
@@ -215,11 +216,13 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
       << "entry of the step's depth (the longest chain of neighbor entries a thread walks), per view ('-': the rows "
       << "record no depth)" << (waves ? ", and c_wave us per wave of blocks (" + figure(f.wave_cells) + " cells a wave)" : "")
       << "; a colored step's per-class sweep, launches x bytes, as GB/s, and c_gather ps per sector of neighbor state "
-      << "read (gathers x cells) and c_miss ps per sector of it that misses the L1 (missed gathers x cells; all bytes view)\n  " << std::left << std::setw(34)
+      << "read (gathers x cells), c_miss ps per sector of it that misses the L1 (missed gathers x cells) and c_pack us "
+      << "per step that packs one-bit signals first (all bytes view)\n  " << std::left << std::setw(34)
       << "model|update|kind" << std::right << std::setw(12) << "depth" << std::setw(10) << "launches";
   for (pm::View v : pm::kViews)
     out << std::setw(waves ? 24 : 18) << (std::string(pm::view_name(v)) + (waves ? " us, ns, us" : " us, ns"));
-  out << std::setw(14) << "class GB/s" << std::setw(11) << "gather ps" << std::setw(9) << "miss ps" << "\n";
+  out << std::setw(14) << "class GB/s" << std::setw(11) << "gather ps" << std::setw(9) << "miss ps" << std::setw(9)
+      << "pack us" << "\n";
   print_latency(out, rows, f.groups, waves);
   print_latency(out, rows, f.shared, waves);
   if (const std::optional<pm::ExchangeFit>& e = f.exchange) {
@@ -323,6 +326,7 @@ po::options_description fit_options(const char* caption) {
       "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
       "no-gathers", po::bool_switch(), "leave the gather terms out (the sectors of neighbor state a step reads, and those past the L1; for comparison)")(
       "no-missed-gathers", po::bool_switch(), "leave the L1 miss term out (the sectors of it read past the L1; for comparison)")(
+      "no-packing", po::bool_switch(), "leave the packing pass's term out (steps that pack one-bit signals first; for comparison)")(
       "no-branch", po::bool_switch(), "leave the boundary branch out (a device-path step priced by its frame alone; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
@@ -344,6 +348,7 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
   options.depth = !vm["no-depth"].as<bool>();
   options.gathers = !vm["no-gathers"].as<bool>();
   options.missed_gathers = options.gathers && !vm["no-missed-gathers"].as<bool>();
+  options.packing = !vm["no-packing"].as<bool>();
   options.branch = !vm["no-branch"].as<bool>();
   if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
   if (vm.count("saturation-blocks-per-sm")) {

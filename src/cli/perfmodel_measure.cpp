@@ -382,6 +382,7 @@ int perfmodel_measure(const Args& args) {
       shape.depth = mpi::max(shape.depth);
       shape.gathers = mpi::max(shape.gathers * layout->num_vertices) / cells_max;
       shape.missed_gathers = mpi::max(shape.missed_gathers * layout->num_vertices) / cells_max;
+      shape.packed_signals = mpi::max(double(shape.packed_signals)) > 0;
       return shape;
     };
     std::map<bool, pm::StepShape> sync_shapes;  // by ModelInfo::gathers_signal
@@ -438,10 +439,7 @@ int perfmodel_measure(const Args& args) {
       row.variables = state[key].second;
       row.exchanges = ranks > 1 ? (colored ? colors : 1) : 0;
       const pm::StepShape& shape = colored ? *colored_shape : sync_shapes.at(signal);
-      row.launches = shape.launches;
-      row.depth = shape.depth;
-      row.gathers = shape.gathers;
-      row.missed_gathers = shape.missed_gathers;
+      pm::record_shape(row, shape);
       row.bytes_per_cell = pm::step_bytes(1, double(stored[0]) / double(n), row.state_bytes, colored);
       if (ranks > 1)
         for (int r = 0; r < ranks; ++r)
@@ -549,10 +547,7 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
       const std::pair<bool, std::uint32_t> path{gathers_signal(m->model), multiprocessors};
       if (!shapes.count(path)) shapes[path] = pm::busiest_part_shape(layouts, cells_max, path.first, multiprocessors);
       const pm::StepShape& shape = shapes.at(path);
-      m->launches = shape.launches;
-      m->depth = shape.depth;
-      m->gathers = shape.gathers;
-      m->missed_gathers = shape.missed_gathers;
+      pm::record_shape(*m, shape);
       m->part_bytes_max = pm::busiest_part_bytes(layouts, m->state_bytes);
       ++annotated;
     }
@@ -633,10 +628,7 @@ int perfmodel_annotate(const Args& args) {
         sync_shapes[path] =
             pm::step_shape(*layout, nullptr, pm::gather_path(gathers_scattered(*layout), path.first, false, multiprocessors));
       const pm::StepShape& shape = colored ? colored_shapes.at(multiprocessors) : sync_shapes.at(path);
-      m->launches = shape.launches;
-      m->depth = shape.depth;
-      m->gathers = shape.gathers;
-      m->missed_gathers = shape.missed_gathers;
+      pm::record_shape(*m, shape);
       ++annotated;
     }
     const pm::StepShape& first = sync_shapes.empty() ? colored_shapes.begin()->second : sync_shapes.begin()->second;

@@ -130,10 +130,7 @@ int perfmodel_predict(const Args& args) {
     const pm::StepShape shape = pm::step_shape(
         sampled, classes ? &*classes : nullptr,
         pm::gather_path(scattered, !colored && gathers_signal(base.model), colored, multiprocessors));
-    base.launches = shape.launches;
-    base.depth = shape.depth;
-    base.gathers = shape.gathers;
-    base.missed_gathers = shape.missed_gathers;
+    pm::record_shape(base, shape);
   } else {
     const Graph& g = graph();
     base.cells = g.num_vertices();
@@ -149,10 +146,7 @@ int perfmodel_predict(const Args& args) {
       shape = pm::step_shape(layout, nullptr,
                              pm::gather_path(gathers_scattered(layout), gathers_signal(base.model), false, multiprocessors));
     }
-    base.launches = shape.launches;
-    base.depth = shape.depth;
-    base.gathers = shape.gathers;
-    base.missed_gathers = shape.missed_gathers;
+    pm::record_shape(base, shape);
   }
   base.bytes_per_cell = pm::step_bytes(1, stored, base.state_bytes, colored);
   if (colored) base.exchanges = base.launches;  // a partitioned colored step exchanges after each class

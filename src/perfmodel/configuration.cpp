@@ -216,6 +216,7 @@ StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cel
     busiest.depth = std::max(busiest.depth, s.depth);
     busiest.gathers = std::max(busiest.gathers, s.gathers * per_cell_of_largest);
     busiest.missed_gathers = std::max(busiest.missed_gathers, s.missed_gathers * per_cell_of_largest);
+    busiest.packed_signals = busiest.packed_signals || s.packed_signals;
   }
   return busiest;
 }
@@ -235,6 +236,7 @@ StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherP
     for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i) s.depth = std::max(s.depth, double(L.slice_width[i]));
     const std::uint32_t hubs = L.num_hub_vertices();
     count_launch(L, VertexRun{0, hubs}, VertexRun{hubs, L.num_vertices - hubs}, gather, count);
+    s.packed_signals = gather.packed_signals;
   } else {
     s.launches = std::max(1u, classes->count());
     for (std::uint32_t c = 0; c < classes->count(); ++c) {
@@ -253,6 +255,14 @@ StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherP
     s.missed_gathers = count.missed / count.cells;
   }
   return s;
+}
+
+void record_shape(Measurement& m, const StepShape& shape) {
+  m.launches = shape.launches;
+  m.depth = shape.depth;
+  m.gathers = shape.gathers;
+  m.missed_gathers = shape.missed_gathers;
+  m.gather_path = shape.packed_signals ? "packed" : "bytes";
 }
 
 std::optional<PartShape> grid_slab_estimate(const GridSpec& grid, std::uint32_t parts) {

@@ -137,6 +137,8 @@ const std::vector<Column>& columns() {
       {"send_cells_max",
        [](const Measurement& m) { return m.send_cells_max ? std::to_string(m.send_cells_max) : std::string(); },
        [](Measurement& m, const std::string& f) { m.send_cells_max = f.empty() ? 0 : whole<std::uint64_t>(f, 0); }, true},
+      {"gather_path", [](const Measurement& m) { return m.gather_path; },
+       [](Measurement& m, const std::string& f) { m.gather_path = f.empty() ? f : one_of(f, {"packed", "bytes"}); }, true},
   };
   return table;
 }

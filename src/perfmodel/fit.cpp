@@ -39,6 +39,11 @@ bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set(
 // Kernel launches of a step: recorded, else 1 (a synchronous step; an older CSV's colored row).
 double launches(const Measurement& m) { return m.launches ? double(m.launches) : 1.0; }
 
+// A step that gathers packed signals first packs them: a pass of its own over the cells, a
+// launch and a round trip to memory that the sweep waits for (2.6 to 4.5 us on an H100 whatever
+// the cells, 2^17 to 2^23; more than a launch, so a constant of its own).
+double packs(const Measurement& m) { return m.packs_signals() ? 1.0 : 0.0; }
+
 // Work a colored step repeats per class: its classes' vertices are scattered over the slices, so
 // each class's sweep reads about the whole index array (a sector per index); launches x work.
 // Zero for a step of one launch.
@@ -55,7 +60,7 @@ double gathered(const Measurement& m) { return m.gathers * cells(m); }
 double missed(const Measurement& m) { return m.missed_gathers * cells(m); }
 
 double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
-  return c.launch * launches(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
+  return c.launch * launches(m) + c.per_pack * packs(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
          c.per_cell * work_cells(m, s.saturation_cells) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) +
          c.per_class_work * class_work(m, v, s) + c.per_gather * gathered(m) + c.per_missed_gather * missed(m);
 }
@@ -78,28 +83,38 @@ double rms_rel(const ComputeConstants& c, const Rows& rows, View v, const Shape&
   return std::sqrt(sum / double(rows.size()));
 }
 
-// T = launch * launches [+ per_depth * depth] [+ per_wave * waves] [+ per_cell * cells] +
-// per_work * work [+ per_gather * gathered + per_missed_gather * missed], with a per-work cost of its own inside the cache
-// when `split`. Columns in that order: of two the rows cannot tell apart, the earlier is kept
-// (a depth that does not vary within the group goes to the launch, as do the waves of rows of
-// one wave each, and gathers in proportion to the work go to the work). The depth and gather
-// columns only where every row records them; the waves only with a wave shape.
-ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool depth, bool gathers, bool misses,
-                                  bool classes, const Shape& s) {
+// The optional columns of a group's fit.
+struct Columns {
+  bool split = false;    // a per-work cost of its own inside the cache
+  bool depth = false;    // every row records its depth
+  bool gathers = false;  // ... its gathers
+  bool misses = false;   // ... its missed gathers
+  bool classes = false;  // some rows are colored steps of several launches
+  bool packing = false;  // some rows pack their signals first
+};
+
+// T = launch * launches [+ per_depth * depth] [+ per_wave * waves] [+ per_pack * packs]
+// [+ per_cell * cells] + per_work * work [+ per_class_work * class work] [+ per_gather *
+// gathered + per_missed_gather * missed]. Columns in that order: of two the rows cannot tell
+// apart, the earlier is kept (a depth that does not vary within the group goes to the launch, as
+// do the waves of rows of one wave each and a packing pass every row makes, and gathers in
+// proportion to the work go to the work). The waves only with a wave shape.
+ComputeConstants fit_compute_with(const Rows& rows, View v, const Columns& k, const Shape& s) {
   const bool two_term = v == View::two_term;
   std::vector<std::vector<double>> a;
   std::vector<double> b;
   for (const Measurement* m : rows) {
     const double t = m->seconds_per_step, w = work(*m, v, s);
     std::vector<double> columns{launches(*m) / t};
-    if (depth) columns.push_back(m->depth / t);
+    if (k.depth) columns.push_back(m->depth / t);
     if (s.wave_cells > 0) columns.push_back(step_waves(*m, s.wave_cells) / t);
+    if (k.packing) columns.push_back(packs(*m) / t);
     if (two_term) columns.push_back(work_cells(*m, s.saturation_cells) / t);
-    if (split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
+    if (k.split) columns.push_back(in_cache(*m) ? 0 : w / t), columns.push_back(in_cache(*m) ? w / t : 0);
     else columns.push_back(w / t);
-    if (classes) columns.push_back(class_work(*m, v, s) / t);
-    if (gathers) columns.push_back(gathered(*m) / t);
-    if (misses) columns.push_back(missed(*m) / t);
+    if (k.classes) columns.push_back(class_work(*m, v, s) / t);
+    if (k.gathers) columns.push_back(gathered(*m) / t);
+    if (k.misses) columns.push_back(missed(*m) / t);
     a.push_back(std::move(columns));
     b.push_back(1);
   }
@@ -107,15 +122,16 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
   ComputeConstants c;
   std::size_t j = 0;
   c.launch = x[j++];
-  if (depth) c.per_depth = x[j++];
+  if (k.depth) c.per_depth = x[j++];
   if (s.wave_cells > 0) c.per_wave = x[j++];
+  if (k.packing) c.per_pack = x[j++];
   if (two_term) c.per_cell = x[j++];
   c.per_work = x[j++];
-  c.per_work_cache = split ? x[j++] : c.per_work;
-  if (classes) c.per_class_work = x[j++];
-  if (gathers) c.per_gather = x[j++];
-  if (misses) c.per_missed_gather = x[j++];
-  c.cache_fitted = split;
+  c.per_work_cache = k.split ? x[j++] : c.per_work;
+  if (k.classes) c.per_class_work = x[j++];
+  if (k.gathers) c.per_gather = x[j++];
+  if (k.misses) c.per_missed_gather = x[j++];
+  c.cache_fitted = k.split;
   c.rms_rel = rms_rel(c, rows, v, s);
   return c;
 }
@@ -125,16 +141,18 @@ ComputeConstants fit_compute_with(const Rows& rows, View v, bool split, bool dep
 // fit without it.
 ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options, const Shape& s) {
   std::size_t inside = 0;
-  bool depth = options.depth, gathers = options.gathers, misses = options.missed_gathers;
-  bool classes = false;
+  Columns k;
+  k.depth = options.depth, k.gathers = options.gathers, k.misses = options.missed_gathers;
   for (const Measurement* m : rows) {
-    inside += in_cache(*m), classes = classes || m->launches > 1;
-    depth = depth && m->depth > 0, gathers = gathers && m->gathers > 0, misses = misses && m->missed_gathers > 0;
+    inside += in_cache(*m), k.classes = k.classes || m->launches > 1;
+    k.packing = k.packing || (options.packing && m->packs_signals());
+    k.depth = k.depth && m->depth > 0, k.gathers = k.gathers && m->gathers > 0, k.misses = k.misses && m->missed_gathers > 0;
   }
   const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
-  const ComputeConstants one = fit_compute_with(rows, v, false, depth, gathers, misses, classes, s);
+  const ComputeConstants one = fit_compute_with(rows, v, k, s);
   if (!can_split) return one;
-  const ComputeConstants two = fit_compute_with(rows, v, true, depth, gathers, misses, classes, s);
+  k.split = true;
+  const ComputeConstants two = fit_compute_with(rows, v, k, s);
   if (options.cache_regime == CacheRegime::always) return two;
   return two.rms_rel * two.rms_rel < 0.9 * one.rms_rel * one.rms_rel - 1e-18 ? two : one;
 }
@@ -560,11 +578,7 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
     m.part_bytes_max = split.shape.bytes_max;
     m.boundary_share = split.shape.boundary_share;
     m.send_cells_max = split.shape.send_cells_max;
-    if (split.shape.step) {
-      m.depth = split.shape.step->depth;
-      m.gathers = split.shape.step->gathers;
-      m.missed_gathers = split.shape.step->missed_gathers;
-    }
+    if (split.shape.step) record_shape(m, *split.shape.step);
     if (fit.exchange) m.halo_path = fit.exchange->halo_path;
     m.halo_cells_max = split.shape.halo_max;
     m.peers_max = split.shape.peers_max;

@@ -32,7 +32,8 @@ namespace {
 // Format 10 added the boundary branch: branch_rows, branch_latency and seconds_per_send_value
 // (0 in older files: every step priced by the frame terms).
 // Format 11 added the optional [cross_validation] section (ErrorSummary).
-constexpr int kFormat = 11;
+// Format 12 added per_pack (0 in older files).
+constexpr int kFormat = 12;
 
 std::string exact(double x) {
   char text[40];
@@ -53,6 +54,7 @@ void write_group(std::ostream& out, const GroupFit& g) {
         << p << "per_gather = " << exact(c.per_gather) << "\n"
         << p << "per_missed_gather = " << exact(c.per_missed_gather) << "\n"
         << p << "per_wave = " << exact(c.per_wave) << "\n"
+        << p << "per_pack = " << exact(c.per_pack) << "\n"
         << p << "per_class_work = " << exact(c.per_class_work) << "\n"
         << p << "per_work = " << exact(c.per_work) << "\n"
         << p << "per_work_cache = " << exact(c.per_work_cache) << "\n"
@@ -149,6 +151,7 @@ GroupFit read_group(Section& s, int format) {
     if (format >= 7) c.per_missed_gather = s.number(p + "per_missed_gather");
     if (format >= 3) c.per_class_work = s.number(p + "per_class_work");
     if (format >= 4) c.per_wave = s.number(p + "per_wave");
+    if (format >= 12) c.per_pack = s.number(p + "per_pack");
     c.per_work = s.number(p + "per_work");
     c.per_work_cache = s.number(p + "per_work_cache");
     c.cache_fitted = s.flag(p + "cache_fitted");
@@ -194,7 +197,8 @@ ExchangeFit read_exchange(Section& s, int format) {
 
 void write_fit(std::ostream& out, const FittedModel& f) {
   out << "# cellgraph perfmodel fit (docs/PERFORMANCE_MODEL.md): seconds per step =\n"
-         "#   launch * launches + per_depth * depth + per_wave * waves + per_cell * cells + per_work * work\n"
+         "#   launch * launches + per_depth * depth + per_wave * waves + per_pack * packs + per_cell * cells\n"
+         "#   + per_work * work (packs: 1 where the step packs one-bit signals first, gather_path packed)\n"
          "#   + per_class_work * launches * work (colored steps of several launches; per_cell: two-term view only)\n"
          "#   + per_gather * gathers * cells (sectors of neighbor state read: gathers per cell, from the layout)\n"
          "#   + per_missed_gather * missed_gathers * cells (of those, the sectors that miss the L1)\n"
