@@ -670,6 +670,15 @@ TEST_CASE("perfmodel: a step that gathers packed signals pays for the packing pa
   std::istringstream in(out.str());
   CHECK(pm::parse_fit(in, "p.fit").group("lifelike", "sync", "graph")->of(pm::View::bytes).per_pack ==
         f.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_pack);
+  // predict applies the backend's packing rule: a random graph of 2^17 vertices packs, one of 2^14 does not.
+  ScratchDir dir;
+  const std::string file = dir.write("p.fit", out.str());
+  auto r = run_cli("perfmodel predict --model-file " + file + " --generate er:131072:4 --steps 10");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "one-bit signals packed first"));
+  r = run_cli("perfmodel predict --model-file " + file + " --generate er:16384:4 --steps 10");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK_FALSE(contains(r.out, "packed first"));
 }
 
 TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {

@@ -199,7 +199,7 @@ int perfmodel_predict(const Args& args) {
   std::cout << "step: " << base.launches << (base.launches > 1 ? " launches" : " launch") << ", depth "
             << three_digits(base.depth) << " (the longest chain of neighbor entries a thread walks)"
             << (colored ? "; colored: " + std::to_string(base.exchanges) + " classes, an exchange after each on several " + unit + "s" : "")
-            << colors_note << "\n";
+            << (base.packs_signals() ? "; one-bit signals packed first (a pass of their own)" : "") << colors_note << "\n";
   if (gpu)
     std::cout << "(several GPUs: one per rank, as `mpirun -np K cellgraph run` places them)\n";
   else
