@@ -445,8 +445,11 @@ struct GatherPath {
   bool packed_signals = false;          // the step gathers packed one-bit signals (gathers_scattered)
   std::uint32_t multiprocessors = 0;    // blocks are dealt round-robin over them; 0: no L1 (a CPU)
   std::size_t l1_bytes = kL1Bytes;
-  // Hopper's L1 with its shared memory, of which the sweeps use little, per multiprocessor.
-  static constexpr std::size_t kL1Bytes = 256 << 10;
+  // What a multiprocessor's L1 holds for the sweeps: Hopper's L1 and shared memory are 256 KiB,
+  // less the driver's shared-memory carveout. Random graphs of 2^21 vertices, whose packed
+  // signals are 256 KiB, ran 40% slower a cell than at 2^20 on an H100 (not held); 192 KiB
+  // predicted a fresh sweep's sources left out in turn best of 128, 192 and 256.
+  static constexpr std::size_t kL1Bytes = 192 << 10;
 };
 struct StepShape {
   std::uint32_t launches = 1;

@@ -40,7 +40,7 @@ bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set(
 double launches(const Measurement& m) { return m.launches ? double(m.launches) : 1.0; }
 
 // A step that gathers packed signals first packs them: a pass of its own over the cells, a
-// launch and a round trip to memory that the sweep waits for (2.4 to 4.5 us on an H100 whatever
+// launch and a round trip to memory that the sweep waits for (2.6 to 4.5 us on an H100 whatever
 // the cells, 2^17 to 2^23; more than a launch, so a constant of its own).
 double packs(const Measurement& m) { return m.packs_signals() ? 1.0 : 0.0; }
 
