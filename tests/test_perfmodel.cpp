@@ -681,6 +681,56 @@ TEST_CASE("perfmodel: a step that gathers packed signals pays for the packing pa
   CHECK_FALSE(contains(r.out, "packed first"));
 }
 
+TEST_CASE("perfmodel: a partitioned step waits for its slowest part, each priced on its own") {
+  // One-rank rows as above: graphs of 2^20 cells and more pack their signals first (3 us).
+  constexpr double kPack = 3e-6;
+  std::vector<pm::Measurement> rows = depth_sweep(0);
+  for (pm::Measurement& m : rows) {
+    const bool packs = m.kind == "graph" && m.cells >= (1u << 20);
+    m.gather_path = packs ? "packed" : "bytes";
+    m.seconds_per_step += packs ? kPack : 0;
+  }
+  // Graphs on 2 parts balanced by work: the larger part packs and walks 30 entries; the smaller
+  // has more entries a cell, gathers bytes and holds a hub (a walk of 300): the slower. Timed
+  // as that part alone, plus a round trip and a message (host path), and the halo.
+  auto time_alone = [](const pm::PartWork& p) {
+    const double bytes = pm::step_bytes(double(p.cells), double(p.indices), 1, false) / double(p.cells);
+    return latency_time(double(p.cells), bytes, 1, p.depth) + (p.packed_signals ? kPack : 0.0);
+  };
+  std::vector<pm::Measurement> split;
+  for (int k = 20; k <= 23; ++k) {
+    const std::uint64_t n = std::uint64_t(1) << k, large = n / 2 + n / 8, small = n - large;
+    pm::Measurement m = row("graph:" + std::to_string(k), "graph", "lifelike", n, 2 + 4 * 11.0, 0);
+    m.parts = {{large, 8 * large, 30, 0, 0, true}, {small, 16 * small, 300, 0, 0, false}};
+    m = on_parts(m, 2, 1, n / 16);
+    m.part_cells_max = large;
+    m.gather_path = "packed";
+    m.seconds_per_step = std::max(time_alone(m.parts[0]), time_alone(m.parts[1])) + kRoundTrip + kLatency +
+                         double(m.halo_cells_max) * (1 / kHaloCellRate + 1 / kHaloValueRate);
+    split.push_back(m);
+  }
+  std::vector<pm::Measurement> all = rows;
+  all.insert(all.end(), split.begin(), split.end());
+  const pm::FittedModel f = pm::fit(all, plain());
+  REQUIRE(f.exchange);
+  const int i = int(pm::View::two_term);
+  // One variable, one peer: a message per round trip and a value per halo cell, so each pair is one constant.
+  CHECK(f.exchange->round_trip[i] == doctest::Approx(kRoundTrip + kLatency).epsilon(1e-6));
+  CHECK(f.exchange->seconds_per_halo_cell[i] == doctest::Approx(1 / kHaloCellRate + 1 / kHaloValueRate).epsilon(1e-6));
+  for (const pm::Measurement& m : split) {
+    const pm::Prediction p = pm::predict(f, m, pm::View::two_term);
+    CHECK(p.seconds_per_step == doctest::Approx(m.seconds_per_step).epsilon(1e-6));
+    CHECK(p.compute == doctest::Approx(time_alone(m.parts[1])).epsilon(1e-6));  // the smaller part's
+    // Priced from the largest of each column (the deeper walk, the packing pass, the most bytes),
+    // the step pays a pass that its slowest part does not make.
+    pm::Measurement columns = m;
+    columns.parts.clear();
+    columns.depth = 300;
+    columns.part_bytes_max = pm::step_bytes(double(m.parts[1].cells), double(m.parts[1].indices), 1, false);
+    CHECK(pm::predict(f, columns, pm::View::two_term).compute - p.compute >= kPack * (1 - 1e-6));
+  }
+}
+
 TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
   // The synthetic GPU: 100 SMs x 4 blocks x 512 vertices = 204,800 cells a wave.
   constexpr double kWaveCells = 204800, kWaveCost = 1.5e-6;
@@ -1033,12 +1083,18 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
     REQUIRE(part.num_vertices < kPackedSignalMinimumCells);
     REQUIRE(part.num_cells() >= kPackedSignalMinimumCells);
     CHECK(gathers_scattered(part));
-    // A partitioned step packs where any part does (each part decides by its own cells).
+    // Each part decides by its own cells; the step's columns pack where any part does.
     const Layout rest = compile(erdos_renyi_graph(1u << 14, 2, 1));  // too few cells to pack
     REQUIRE_FALSE(gathers_scattered(rest));
-    CHECK(pm::busiest_part_shape({part, rest}, part.num_vertices, true, 132).packed_signals);
-    CHECK_FALSE(pm::busiest_part_shape({rest}, rest.num_vertices, true, 132).packed_signals);
-    CHECK_FALSE(pm::busiest_part_shape({part, rest}, part.num_vertices, false, 132).packed_signals);
+    const std::vector<pm::PartWork> works = pm::part_works({part, rest}, true, 132);
+    REQUIRE(works.size() == 2);
+    CHECK(works[0].packed_signals);
+    CHECK_FALSE(works[1].packed_signals);
+    CHECK(works[0].cells == part.num_vertices);
+    CHECK(works[1].indices == rest.neighbors.size());
+    CHECK(pm::busiest_part_shape(works, part.num_vertices).packed_signals);
+    CHECK_FALSE(pm::busiest_part_shape({works[1]}, rest.num_vertices).packed_signals);
+    CHECK_FALSE(pm::busiest_part_shape(pm::part_works({part, rest}, false, 132), part.num_vertices).packed_signals);
   }
   CHECK(pm::gather_path(true, true, false, 132).packed_signals);
   CHECK(pm::gather_path(true, true, false, 132).multiprocessors == 132);
@@ -1137,9 +1193,9 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
   for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max", ",halo_path",
-                             ",boundary_share", ",send_cells_max", ",gather_path"})
+                             ",boundary_share", ",send_cells_max", ",gather_path", ",parts"})
     old.replace(old.find(column), std::strlen(column), "");
-  for (const char* tail : {",1,8,,,,,,,\n", ",9,72,,,,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
+  for (const char* tail : {",1,8,,,,,,,,\n", ",9,72,,,,,,,,\n"}) old.replace(old.find(tail), std::strlen(tail), "\n");
   std::istringstream older(old);
   const std::vector<pm::Measurement> read = pm::parse_measurements(older, "old.csv");
   REQUIRE(read.size() == 2);
@@ -1152,7 +1208,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 11) + ",0,8,,,,,,,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 12) + ",0,8,,,,,,,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -1267,6 +1323,8 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   rows[1].boundary_share = 0.25;
   rows[1].send_cells_max = 80;
   rows[1].gather_path = "packed";
+  rows[1].parts = {{rows[1].part_cells_max, 5000, 8, 2.5, 0.75, true}, {100, 400, 3, 1.25, 0, false},
+                   {rows[1].part_cells_max - 1, 4096, 8, 2, 0.5, true}};
   std::string text = pm::csv_header() + "\n# a note\n\n";
   for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
   std::istringstream in(text);
@@ -1282,6 +1340,15 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   CHECK(back[1].boundary_share == 0.25);
   CHECK(back[1].send_values() == 80);
   CHECK(back[1].gather_path == "packed");
+  REQUIRE(back[1].parts.size() == 3);
+  CHECK(back[1].parts[1].cells == 100);
+  CHECK(back[1].parts[1].indices == 400);
+  CHECK(back[1].parts[1].depth == 3);
+  CHECK(back[1].parts[1].gathers == 1.25);
+  CHECK(back[1].parts[0].missed_gathers == 0.75);
+  CHECK(back[1].parts[0].packed_signals);
+  CHECK_FALSE(back[1].parts[1].packed_signals);
+  CHECK(back[0].parts.empty());  // one rank
   CHECK(back[0].gather_path.empty());  // unknown: counted as bytes, no packing pass
   CHECK(back[0].boundary_share == 0);  // one rank: empty, unknown
   pm::Measurement host = back[1];
@@ -1315,7 +1382,7 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {"", "t.csv:0: no header"},
       {"source,kind\n", "t.csv:1: the header has no column"},
       {"source,speed\n", "t.csv:1: unknown column 'speed'"},
-      {header + good + "\n" + good + ",1\n", "t.csv:3: 32 fields, the header has 31"},
+      {header + good + "\n" + good + ",1\n", "t.csv:3: 33 fields, the header has 32"},
       {header + with_field("cells", "abc") + "\n", "t.csv:2: cells: 'abc' is not a whole number"},
       {header + with_field("cells", "-5") + "\n", "t.csv:2: cells: '-5' is not a whole number"},
       {header + with_field("seconds_per_step", "0") + "\n", "t.csv:2: seconds_per_step: must be positive"},
@@ -1328,6 +1395,13 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {header + with_field("part_cells_max", "99999999999") + "\n", "t.csv:2: part_cells_max exceeds cells"},
       {header + with_field("source", "\"open") + "\n", "t.csv:2: a quoted field is not closed"},
       {header + with_field("ranks", "0") + "\n", "t.csv:2: ranks: must be at least 1"},
+      {header + with_field("parts", "10:40:2:1.5") + "\n", "t.csv:2: parts: part 1 '10:40:2:1.5': expected cells:indices"},
+      {header + with_field("parts", "10:40:2:1.5:x:bytes") + "\n", "t.csv:2: parts: part 1 '10:40:2:1.5:x:bytes': 'x' is not a number"},
+      {header + with_field("parts", "10:40:2:1.5:0:bits") + "\n", "is not one of packed, bytes"},
+      {header + with_field("parts", "0:40:2:1.5:0:bytes") + "\n", "t.csv:2: parts: part 1 '0:40:2:1.5:0:bytes': must be at least 1"},
+      {header + with_field("parts", "10:40:2:1.5:0:bytes;") + "\n", "t.csv:2: parts: a part is empty"},
+      {header + with_field("parts", "10:40:2:1.5:0:bytes;10:40:2:1.5:0:bytes") + "\n", "t.csv:2: parts lists 2 parts, ranks is 1"},
+      {header + with_field("parts", "10:40:2:1.5:0:bytes") + "\n", "t.csv:2: the largest of parts has 10 cells, part_cells_max is"},
   };
   for (const Case& c : cases) {
     INFO(c.text);
@@ -1647,6 +1721,12 @@ TEST_SUITE("mpi") {
     CHECK(rows[0].part_bytes_max == doctest::Approx(128 * 34));  // a slab: 1 byte read and written, 8 indices
     CHECK(rows[0].send_cells_max == 32);  // the rows above and below, each read by the other part
     CHECK(rows[0].boundary_share == doctest::Approx(2.0 / 8));  // 2 of a slab's 8 rows, at 1 + 8 entries a cell
+    REQUIRE(rows[0].parts.size() == 2);  // each slab's own work, in rank order
+    for (const pm::PartWork& p : rows[0].parts) {
+      CHECK(p.cells == 128);
+      CHECK(p.indices == 128 * 8);
+    }
+    CHECK(rows[1].parts.empty());  // colored: not recorded
   }
   TEST_CASE("cli: perfmodel annotate rebuilds a partitioned row's busiest part" *
             doctest::skip(!std::filesystem::exists(cellgraph::test::mpiexec_path()))) {
@@ -1658,7 +1738,8 @@ TEST_SUITE("mpi") {
     REQUIRE(measured.size() == 2);
     std::string bare = pm::csv_header() + "\n";
     for (pm::Measurement m : measured)
-      m.gathers = m.depth = m.part_bytes_max = m.boundary_share = 0, m.send_cells_max = 0, bare += pm::csv_row(m) + "\n";
+      m.gathers = m.depth = m.part_bytes_max = m.boundary_share = 0, m.send_cells_max = 0, m.parts.clear(),
+      bare += pm::csv_row(m) + "\n";
     r = run_cli("perfmodel annotate " + dir.write("bare.csv", bare) + " --out " + dir / "a.csv");
     REQUIRE_MESSAGE(r.status == 0, r.out);
     CHECK(contains(r.out, "2 rows annotated"));
@@ -1672,6 +1753,14 @@ TEST_SUITE("mpi") {
       CHECK(annotated[i].boundary_share == doctest::Approx(measured[i].boundary_share).epsilon(1e-12));
       CHECK(annotated[i].send_cells_max == measured[i].send_cells_max);
       CHECK(measured[i].boundary_share > 0);
+      REQUIRE(annotated[i].parts.size() == 2);
+      REQUIRE(measured[i].parts.size() == 2);
+      for (std::size_t p = 0; p < 2; ++p) {
+        CHECK(annotated[i].parts[p].cells == measured[i].parts[p].cells);
+        CHECK(annotated[i].parts[p].indices == measured[i].parts[p].indices);
+        CHECK(annotated[i].parts[p].depth == measured[i].parts[p].depth);
+        CHECK(annotated[i].parts[p].gathers == doctest::Approx(measured[i].parts[p].gathers).epsilon(1e-9));
+      }
     }
     // Split otherwise (cells, not work, balanced): R-MAT's parts differ, its row is left alone.
     r = run_cli("perfmodel annotate " + dir / "bare.csv" + " --balance cells --out " + dir / "c.csv");
@@ -1760,7 +1849,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     std::string args, message;
     int status;
   } cases[] = {
-      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 31", 1},
+      {"perfmodel fit " + bad_csv + " --out " + dir / "f.fit", "bad.csv:2: 3 fields, the header has 32", 1},
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},

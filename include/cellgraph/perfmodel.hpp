@@ -61,6 +61,24 @@ namespace cellgraph::perfmodel {
 // ---------------------------------------------------------------------------------------------
 // Timings: one row of the CSV per timed configuration.
 
+// One part's own work in a partitioned synchronous step. The step waits for its slowest part,
+// which need not be the one of the most cells: parts balanced by work differ in cells, and a
+// part under the packing threshold gathers bytes where the others gather packed signals (a
+// part of R-MAT 18/16 on 4 H100s). Priced part by part, the step takes the most of them;
+// priced from each quantity's largest over the parts, it took a packing pass from one part
+// and another's misses of the L1 (+33% to +44%).
+struct PartWork {
+  std::uint64_t cells = 0;    // its vertices
+  std::uint64_t indices = 0;  // its stored neighbor indices, padding included
+  double depth = 0;           // StepShape's, of its own step
+  double gathers = 0, missed_gathers = 0;  // per cell of its own
+  bool packed_signals = false;
+};
+// The CSV's `parts` field: "cells:indices:depth:gathers:missed:packed|bytes" of each part in
+// rank order, separated by ';'. parse_parts throws Error saying what is wrong.
+std::string format_parts(const std::vector<PartWork>& parts);
+std::vector<PartWork> parse_parts(const std::string& text);
+
 struct Measurement {
   std::string source;   // "grid:4096x4096:moore", "rgg:1048576:8", "rmat:20:16", "graph:4elt.graph"
   std::string kind;     // layout kind: grid, graph (no hubs), hubs
@@ -113,6 +131,9 @@ struct Measurement {
   // packs first) or "bytes" (the state); empty: unknown (a CSV without the column), counted
   // as bytes. A partitioned row: packed where any part packs.
   std::string gather_path;
+  // Each part's own work (a synchronous partitioned row); empty: unknown (one rank, a colored
+  // row, or a CSV without the column), the step priced from the largest of each column above.
+  std::vector<PartWork> parts;
   std::string origin;                   // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
@@ -136,6 +157,8 @@ struct Measurement {
   }
   // Bytes one rank's step touches: what decides whether it runs from the cache.
   double working_set() const { return double(part_cells_max) * part_bytes_per_cell(); }
+  // This row as one of its parts would run alone: the part's cells, bytes and shape.
+  Measurement as_part(const PartWork& part) const;
 };
 
 // Compulsory traffic of a step over `cells` cells storing `indices` neighbor indices (padding
@@ -466,12 +489,15 @@ void record_shape(Measurement& m, const StepShape& shape);
 GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
                        SignalPacking packing = SignalPacking::automatic);
 
-// The shape of a partitioned synchronous step, its busiest part's: the longest walk of any part,
-// and the most gathers and missed gathers a part reads per cell of the largest part
-// (cells_max), each part on the gather path the CUDA backend takes for it (gathers_scattered:
-// a part's cells, halo included, decide).
-StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cells_max, bool gathers_signal,
-                             std::uint32_t multiprocessors);
+// Each part's own work in a partitioned synchronous step (Measurement::parts), each on the
+// gather path the CUDA backend takes for it (gathers_scattered: a part's cells, halo included,
+// decide).
+PartWork part_work(const Layout& part, const StepShape& shape);
+std::vector<PartWork> part_works(const std::vector<Layout>& parts, bool gathers_signal, std::uint32_t multiprocessors);
+// The columns of a partitioned step's shape, each the largest over its parts: the longest walk,
+// the most gathers and missed gathers a part reads per cell of the largest part (cells_max),
+// packed where any part packs.
+StepShape busiest_part_shape(const std::vector<PartWork>& parts, std::uint64_t cells_max);
 // The bytes the busiest part's synchronous step moves (Measurement::part_bytes_max): each part's
 // own cells and stored indices, padding included.
 double busiest_part_bytes(const std::vector<Layout>& parts, double state_bytes);
@@ -484,6 +510,7 @@ struct PartShape {
   std::uint64_t send_cells_max = 0;  // Measurement::send_cells_max; 0: unknown
   // The busiest part's depth and gathers (busiest_part_shape); none: the whole layout's.
   std::optional<StepShape> step = std::nullopt;
+  std::vector<PartWork> parts = {};  // each part's own (part_works); empty: unknown
 };
 // The block split of a grid into `parts` slabs of consecutive cell ids (what runs use for
 // grids), from its shape alone: the largest part, and the halo and peers of a part inside the

@@ -386,6 +386,7 @@ int perfmodel_measure(const Args& args) {
       return shape;
     };
     std::map<bool, pm::StepShape> sync_shapes;  // by ModelInfo::gathers_signal
+    std::map<bool, std::vector<pm::PartWork>> sync_parts;  // likewise, each part's own (several ranks)
     std::optional<pm::StepShape> colored_shape;
 
     for (const SweepModel& m : sweep) {
@@ -420,9 +421,17 @@ int perfmodel_measure(const Args& args) {
       std::unique_ptr<Simulation> sim = ranks == 1 ? m.info->make(m.params, layout, o)
                                                    : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
       const bool signal = m.info->gathers_signal;
-      if (!colored && !sync_shapes.count(signal))
-        sync_shapes[signal] = busiest(pm::step_shape(
-            *layout, nullptr, pm::gather_path(gathers_scattered(*layout), signal, false, multiprocessors, o.signal_packing)));
+      if (!colored && !sync_shapes.count(signal)) {
+        const pm::StepShape own = pm::step_shape(
+            *layout, nullptr, pm::gather_path(gathers_scattered(*layout), signal, false, multiprocessors, o.signal_packing));
+        sync_shapes[signal] = busiest(own);
+        if (ranks > 1) {  // each rank's part, in rank order
+          std::string list;
+          for (const std::string& part : mpi::all_gather(pm::format_parts({pm::part_work(*layout, own)})))
+            list += (list.empty() ? "" : ";") + part;
+          sync_parts[signal] = pm::parse_parts(list);
+        }
+      }
       if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, initial, options.seed), 0);
       else sim->set_states(initial);
       const std::string key = m.spec.key();
@@ -440,6 +449,7 @@ int perfmodel_measure(const Args& args) {
       row.exchanges = ranks > 1 ? (colored ? colors : 1) : 0;
       const pm::StepShape& shape = colored ? *colored_shape : sync_shapes.at(signal);
       pm::record_shape(row, shape);
+      if (!colored && ranks > 1) row.parts = sync_parts.at(signal);
       row.bytes_per_cell = pm::step_bytes(1, double(stored[0]) / double(n), row.state_bytes, colored);
       if (ranks > 1)
         for (int r = 0; r < ranks; ++r)
@@ -541,13 +551,13 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
     for (pm::Measurement* m : list) m->boundary_share = r.boundary_share(), m->send_cells_max = r.sends_max();
     std::vector<Layout> layouts;
     for (std::uint32_t p = 0; p < parts; ++p) layouts.push_back(compile_part(g, partition, parts, p, compile_opts));
-    std::map<std::pair<bool, std::uint32_t>, pm::StepShape> shapes;  // by signal and multiprocessors
+    std::map<std::pair<bool, std::uint32_t>, std::vector<pm::PartWork>> works;  // by signal and multiprocessors
     for (pm::Measurement* m : list) {
       const std::uint32_t multiprocessors = m->backend == "cuda" ? m->sm_count : 0;
       const std::pair<bool, std::uint32_t> path{gathers_signal(m->model), multiprocessors};
-      if (!shapes.count(path)) shapes[path] = pm::busiest_part_shape(layouts, cells_max, path.first, multiprocessors);
-      const pm::StepShape& shape = shapes.at(path);
-      pm::record_shape(*m, shape);
+      if (!works.count(path)) works[path] = pm::part_works(layouts, path.first, multiprocessors);
+      pm::record_shape(*m, pm::busiest_part_shape(works.at(path), cells_max));
+      m->parts = works.at(path);
       m->part_bytes_max = pm::busiest_part_bytes(layouts, m->state_bytes);
       ++annotated;
     }

@@ -181,7 +181,8 @@ int perfmodel_predict(const Args& args) {
           std::vector<Layout> layouts;
           for (std::uint32_t p = 0; p < k; ++p) layouts.push_back(compile_part(g, partition, k, p, compile_opts));
           shape->bytes_max = pm::busiest_part_bytes(layouts, base.state_bytes);
-          shape->step = pm::busiest_part_shape(layouts, shape->cells_max, gathers_signal(base.model), multiprocessors);
+          shape->parts = pm::part_works(layouts, gathers_signal(base.model), multiprocessors);
+          shape->step = pm::busiest_part_shape(shape->parts, shape->cells_max);
         }
       }
       split.shape = *shape;

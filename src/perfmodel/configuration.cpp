@@ -206,17 +206,37 @@ GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::u
   return path;
 }
 
-StepShape busiest_part_shape(const std::vector<Layout>& parts, std::uint64_t cells_max, bool gathers_signal,
-                             std::uint32_t multiprocessors) {
+Measurement Measurement::as_part(const PartWork& part) const {
+  Measurement m = *this;
+  m.part_cells_max = part.cells;
+  m.part_bytes_max = step_bytes(double(part.cells), double(part.indices), state_bytes, false);
+  m.depth = part.depth;
+  m.gathers = part.gathers;
+  m.missed_gathers = part.missed_gathers;
+  m.gather_path = part.packed_signals ? "packed" : "bytes";
+  m.parts.clear();
+  return m;
+}
+
+PartWork part_work(const Layout& part, const StepShape& shape) {
+  return {part.num_vertices, part.neighbors.size(), shape.depth, shape.gathers, shape.missed_gathers, shape.packed_signals};
+}
+
+std::vector<PartWork> part_works(const std::vector<Layout>& parts, bool gathers_signal, std::uint32_t multiprocessors) {
+  std::vector<PartWork> works;
+  for (const Layout& L : parts)
+    works.push_back(part_work(L, step_shape(L, nullptr, gather_path(gathers_scattered(L), gathers_signal, false, multiprocessors))));
+  return works;
+}
+
+StepShape busiest_part_shape(const std::vector<PartWork>& parts, std::uint64_t cells_max) {
   StepShape busiest;
-  for (const Layout& L : parts) {
-    const StepShape s =
-        step_shape(L, nullptr, gather_path(gathers_scattered(L), gathers_signal, false, multiprocessors));
-    const double per_cell_of_largest = double(L.num_vertices) / double(cells_max);
-    busiest.depth = std::max(busiest.depth, s.depth);
-    busiest.gathers = std::max(busiest.gathers, s.gathers * per_cell_of_largest);
-    busiest.missed_gathers = std::max(busiest.missed_gathers, s.missed_gathers * per_cell_of_largest);
-    busiest.packed_signals = busiest.packed_signals || s.packed_signals;
+  for (const PartWork& p : parts) {
+    const double per_cell_of_largest = double(p.cells) / double(cells_max);
+    busiest.depth = std::max(busiest.depth, p.depth);
+    busiest.gathers = std::max(busiest.gathers, p.gathers * per_cell_of_largest);
+    busiest.missed_gathers = std::max(busiest.missed_gathers, p.missed_gathers * per_cell_of_largest);
+    busiest.packed_signals = busiest.packed_signals || p.packed_signals;
   }
   return busiest;
 }

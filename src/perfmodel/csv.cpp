@@ -1,5 +1,6 @@
 // The timings CSV of `cellgraph perfmodel measure`: one table of columns, each with its name,
 // how it is written and how it is read back (with the checks that make a row usable).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -139,6 +140,15 @@ const std::vector<Column>& columns() {
        [](Measurement& m, const std::string& f) { m.send_cells_max = f.empty() ? 0 : whole<std::uint64_t>(f, 0); }, true},
       {"gather_path", [](const Measurement& m) { return m.gather_path; },
        [](Measurement& m, const std::string& f) { m.gather_path = f.empty() ? f : one_of(f, {"packed", "bytes"}); }, true},
+      {"parts", [](const Measurement& m) { return format_parts(m.parts); },
+       [](Measurement& m, const std::string& f) {
+         try {
+           m.parts = parse_parts(f);
+         } catch (const Error& e) {
+           throw FieldError{e.what()};
+         }
+       },
+       true},
   };
   return table;
 }
@@ -177,6 +187,36 @@ std::vector<std::string> split(const std::string& line, const std::string& name,
 }
 
 }  // namespace
+
+std::string format_parts(const std::vector<PartWork>& parts) {
+  std::string text;
+  for (const PartWork& p : parts)
+    text += (text.empty() ? "" : ";") + std::to_string(p.cells) + ":" + std::to_string(p.indices) + ":" +
+            format_number(p.depth) + ":" + format_number(p.gathers) + ":" + format_number(p.missed_gathers) + ":" +
+            (p.packed_signals ? "packed" : "bytes");
+  return text;
+}
+
+std::vector<PartWork> parse_parts(const std::string& text) {
+  std::vector<PartWork> parts;
+  if (text.empty()) return parts;
+  std::istringstream list(text);
+  for (std::string item; std::getline(list, item, ';');) {
+    std::vector<std::string> f;
+    std::istringstream fields(item);
+    for (std::string x; std::getline(fields, x, ':');) f.push_back(x);
+    const std::string which = "part " + std::to_string(parts.size() + 1);
+    if (f.size() != 6) throw Error(which + " '" + item + "': expected cells:indices:depth:gathers:missed:packed|bytes");
+    try {
+      parts.push_back({whole<std::uint64_t>(f[0], 1), whole<std::uint64_t>(f[1], 0), real(f[2], false), real(f[3], false),
+                       real(f[4], false), one_of(f[5], {"packed", "bytes"}) == "packed"});
+    } catch (const FieldError& e) {
+      throw Error(which + " '" + item + "': " + e.what);
+    }
+  }
+  if (text.back() == ';') throw Error("a part is empty (the list ends in ';')");
+  return parts;
+}
 
 std::string csv_header() {
   std::string line;
@@ -233,6 +273,15 @@ std::vector<Measurement> parse_measurements(std::istream& in, const std::string&
     if (m.part_cells_max > m.cells) throw ParseError(name, number, "part_cells_max exceeds cells");
     if (m.ranks == 1 && m.part_cells_max != m.cells)
       throw ParseError(name, number, "a row of one rank has part_cells_max != cells");
+    if (!m.parts.empty()) {
+      std::uint64_t largest = 0;
+      for (const PartWork& p : m.parts) largest = std::max(largest, p.cells);
+      if (m.parts.size() != m.ranks)
+        throw ParseError(name, number, "parts lists " + std::to_string(m.parts.size()) + " parts, ranks is " + std::to_string(m.ranks));
+      if (largest != m.part_cells_max)
+        throw ParseError(name, number, "the largest of parts has " + std::to_string(largest) + " cells, part_cells_max is " +
+                                           std::to_string(m.part_cells_max));
+    }
     m.origin = name + ":" + std::to_string(number);
     rows.push_back(std::move(m));
   }

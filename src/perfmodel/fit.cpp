@@ -59,10 +59,18 @@ double class_work(const Measurement& m, View v, const Shape& s) {
 double gathered(const Measurement& m) { return m.gathers * cells(m); }
 double missed(const Measurement& m) { return m.missed_gathers * cells(m); }
 
-double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
+double own_compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
   return c.launch * launches(m) + c.per_pack * packs(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
          c.per_cell * work_cells(m, s.saturation_cells) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) +
          c.per_class_work * class_work(m, v, s) + c.per_gather * gathered(m) + c.per_missed_gather * missed(m);
+}
+
+// A step's sweeps: a partitioned step's slowest part's, where the row records each part's work.
+double compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
+  if (m.parts.empty()) return own_compute_seconds(c, m, v, s);
+  double slowest = 0;
+  for (const PartWork& p : m.parts) slowest = std::max(slowest, own_compute_seconds(c, m.as_part(p), v, s));
+  return slowest;
 }
 
 using Rows = std::vector<const Measurement*>;
@@ -579,6 +587,7 @@ std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement
     m.boundary_share = split.shape.boundary_share;
     m.send_cells_max = split.shape.send_cells_max;
     if (split.shape.step) record_shape(m, *split.shape.step);
+    m.parts = m.ranks > 1 ? split.shape.parts : std::vector<PartWork>{};
     if (fit.exchange) m.halo_path = fit.exchange->halo_path;
     m.halo_cells_max = split.shape.halo_max;
     m.peers_max = split.shape.peers_max;
