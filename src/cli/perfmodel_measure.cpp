@@ -422,15 +422,15 @@ int perfmodel_measure(const Args& args) {
                                                    : make_part_simulation(g, partition, layout, *m.info, m.params, o, &coloring);
       const bool signal = m.info->gathers_signal;
       if (!colored && !sync_shapes.count(signal)) {
+        // Each rank's part, in rank order; the columns from them, as annotate computes them.
         const pm::StepShape own = pm::step_shape(
             *layout, nullptr, pm::gather_path(gathers_scattered(*layout), signal, false, multiprocessors, o.signal_packing));
-        sync_shapes[signal] = busiest(own);
-        if (ranks > 1) {  // each rank's part, in rank order
-          std::string list;
-          for (const std::string& part : mpi::all_gather(pm::format_parts({pm::part_work(*layout, own)})))
-            list += (list.empty() ? "" : ";") + part;
-          sync_parts[signal] = pm::parse_parts(list);
-        }
+        std::string list;
+        for (const std::string& part : mpi::all_gather(pm::format_parts({pm::part_work(*layout, own)})))
+          list += (list.empty() ? "" : ";") + part;
+        std::vector<pm::PartWork> parts = pm::parse_parts(list);
+        sync_shapes[signal] = pm::busiest_part_shape(parts, std::uint64_t(cells_max));
+        if (ranks > 1) sync_parts[signal] = std::move(parts);
       }
       if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, initial, options.seed), 0);
       else sim->set_states(initial);
