@@ -390,9 +390,9 @@ class CudaSimulation final : public Simulation {
 
   // A part's boundary (the hubs, which come first, and the vertices that read the halo or that
   // peers read, up to interior_begin): the sweep peers wait for, done on `stream` when this
-  // returns. Unless the sweep is one launch, the hubs run on a stream of their own beside the
-  // ordinary boundary, as a whole graph's do: one after the other, R-MAT of 2^21 vertices ran
-  // slower on 2 GPUs than on 1.
+  // returns. Unless the sweep is one launch, the hubs run on a stream of their own (the greatest
+  // priority, on either halo path) beside the ordinary boundary, as a whole graph's do (one
+  // after the other, they made R-MAT of 2^21 vertices slower on 2 GPUs than on 1).
   void launch_boundary_sweep(StateRef<Vars> from, const ApplyStep<Model>& apply, cudaStream_t stream) {
     const LayoutView& L = device_.view();
     const bool forks = !single_launch_sweeps();
@@ -418,7 +418,8 @@ class CudaSimulation final : public Simulation {
 
   // A synchronous step of a part whose peers' GPUs map its memory and it theirs (PeerHalo).
   // On boundary_stream_ (the greatest priority, so its blocks go first): once every peer's
-  // boundary of the last step is over, the hubs and the boundary vertices are updated, the
+  // boundary of the last step is over, the hubs and the boundary vertices are updated
+  // (launch_boundary_sweep: the hubs beside the rest, on a stream of their own), the
   // cells peers read are written into their buffer `to_buffer`, and the peers are told. Beside
   // it on stream_, the interior, which reads no halo cell and no peer reads: it waits for no
   // peer. Joined at the end. Where signals are packed, the packing reads the halo, so the
