@@ -39,8 +39,7 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
 
   // Packs `current` once the work queued on `after` is done, and copies it to the host.
   void pack(StateRef<Vars> current, cudaStream_t after) {
-    CG_CUDA(cudaEventRecord(ready_, after));
-    CG_CUDA(cudaStreamWaitEvent(stream_, ready_));
+    wait_for(stream_, after, ready_);
     const std::uint32_t n = std::uint32_t(layout_.send_cells.size());
     if (n) ((pack_one<I>(current, n)), ...);
   }
@@ -56,8 +55,7 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
       ((CG_CUDA(cudaMemcpyAsync(current.template get<I>() + layout_.num_vertices, std::get<I>(received_).data(),
                                 layout_.num_halo * sizeof(T<I>), cudaMemcpyHostToDevice, stream_))),
        ...);
-    CG_CUDA(cudaEventRecord(arrived_, stream_));
-    CG_CUDA(cudaStreamWaitEvent(stream, arrived_));
+    wait_for(stream, stream_, arrived_);
   }
 
  private:

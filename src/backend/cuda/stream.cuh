@@ -41,4 +41,11 @@ class Event {
   cudaEvent_t handle_ = nullptr;
 };
 
+// Makes `waiter`'s later work wait for the work queued on `on` so far, through `event`: a
+// fork or a join of two streams, captured into a graph as its edges.
+inline void wait_for(cudaStream_t waiter, cudaStream_t on, cudaEvent_t event) {
+  CG_CUDA(cudaEventRecord(event, on));
+  CG_CUDA(cudaStreamWaitEvent(waiter, event));
+}
+
 }  // namespace cellgraph::cuda
