@@ -802,7 +802,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 12"), 11, "format = 3");
+    text.replace(text.find("format = 13"), 11, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (const char* key : {"per_wave = ", "per_pack = ", "per_gather = ", "per_missed_gather = "})
@@ -873,7 +873,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 12"), 11, "format = 4");
+    text.replace(text.find("format = 13"), 11, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
     for (const char* key : {"per_pack = ", "per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
@@ -1292,6 +1292,15 @@ TEST_CASE("perfmodel: leaving each source out predicts it from the others") {
   CHECK(miss.folds[5].source == rows[5].source);
   CHECK(miss.folds[5].rows[0].rel_error == doctest::Approx(1 / 1.2 - 1).epsilon(1e-6));
   CHECK(miss.summary.max == doctest::Approx(1 - 1 / 1.2).epsilon(1e-6));
+  // The same errors by kind of run: the missed row's kind holds its miss, the other kinds none.
+  REQUIRE(miss.by_kind.size() >= 2);
+  std::size_t kind_rows = 0;
+  for (const pm::KindErrors& k : miss.by_kind) {
+    kind_rows += k.errors.rows;
+    const bool holds_miss = k.run == pm::run_kind_of(slower[5]);
+    CHECK(k.errors.max == doctest::Approx(holds_miss ? 1 - 1 / 1.2 : 0).epsilon(1e-6));
+  }
+  CHECK(kind_rows == miss.summary.rows);
   // A source's rows on every rank count leave together.
   const std::vector<pm::Measurement> parts = two_model_sweep();
   const pm::CrossValidation by_source = pm::cross_validate(parts, 0.10, plain());
@@ -1302,6 +1311,9 @@ TEST_CASE("perfmodel: leaving each source out predicts it from the others") {
   }
   CHECK(held == parts.size());
   CHECK(by_source.folds.size() < parts.size());
+  const pm::RunKind grid_parts{"grid", "sync", true};
+  CHECK(std::count_if(by_source.by_kind.begin(), by_source.by_kind.end(),
+                      [&](const pm::KindErrors& k) { return k.run == grid_parts; }) == 1);
   // A model only one source has cannot be predicted without it: said, and not summarized.
   std::vector<pm::Measurement> odd = rows;
   odd.push_back(rows[0]);
@@ -1416,6 +1428,9 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   pm::FittedModel f = pm::fit(rows, plain());
   f.notes.push_back("a note");
   f.cross_validation = pm::summarize_errors({0.01, -0.3, 0.05}, 2, 0.1);
+  const std::vector<double> ten(10, 0.2);
+  f.cross_validation_by_kind = {{{"hubs", "sync", true}, pm::summarize_errors(ten, 4, 0.1)},
+                                {{"grid", "sync", false}, pm::summarize_errors({0.01, -0.3}, 2, 0.1)}};
   std::ostringstream out;
   pm::write_fit(out, f);
   std::istringstream in(out.str());
@@ -1435,6 +1450,14 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   CHECK(back.cross_validation->p90 == f.cross_validation->p90);
   CHECK(back.cross_validation->mean == f.cross_validation->mean);
   CHECK(back.cross_validation->within == f.cross_validation->within);
+  REQUIRE(back.cross_validation_by_kind.size() == 2);
+  CHECK(back.cross_validation_by_kind[0].run == pm::RunKind{"hubs", "sync", true});
+  CHECK(back.cross_validation_by_kind[1].errors.max == f.cross_validation_by_kind[1].errors.max);
+  // A kind's own spread speaks for it from kTrustRows rows; fewer, or a kind not seen: none.
+  REQUIRE(back.errors_of_kind({"hubs", "sync", true}));
+  CHECK(back.errors_of_kind({"hubs", "sync", true})->p90 == doctest::Approx(0.2));
+  CHECK_FALSE(back.errors_of_kind({"grid", "sync", false}));
+  CHECK_FALSE(back.errors_of_kind({"hubs", "sync", false}));
   for (const pm::Measurement& m : rows)
     for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
 
@@ -1452,8 +1475,14 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 12", "format = 13"), "format '13'"},
-      {replaced("format = 12", "format = 1x"), "format '1x'"},
+      {replaced("format = 13", "format = 14"), "format '14'"},
+      {replaced("format = 13", "format = 1x"), "format '1x'"},
+      {replaced("format = 13", "format = 12"), "a second [cross_validation]"},  // one a file before kinds of run
+      {replaced("update = sync\nranks = several", "ranks = several"), "[cross_validation] has no 'update'"},
+      {replaced("ranks = several", "ranks = many"), "f.fit:" + line_of("ranks = several") +
+                                                    ": 'ranks' must be one of one, several, not 'many'"},
+      {replaced("kind = grid\nupdate = sync\nranks = one", "kind = hubs\nupdate = sync\nranks = several"),
+       "a second [cross_validation] of hubs layout, sync update, several ranks"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1479,7 +1508,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 12\n"));
+  CHECK(contains(out.str(), "format = 13\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);
@@ -1947,7 +1976,16 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   CHECK(contains(read_file(dir / "cv.fit"), "[cross_validation]"));
   r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(contains(r.out, "how far to trust it: leaving each of the fit's 12 sources out in turn, 90% of the 12 rows"));
+  CHECK(contains(r.out, "how far to trust it: leaving each of the fit's 12 sources out in turn, 90% of the 12 rows were"));
+  // The grids' own spread (7 rows) is kept but too thin to speak for a grid; made 10 rows, it does.
+  std::string cv_fit = read_file(dir / "cv.fit");
+  const std::string grid_rows = "kind = grid\nupdate = sync\nranks = one\nsources = 7\nrows = 7\n";
+  REQUIRE(contains(cv_fit, grid_rows));
+  cv_fit.replace(cv_fit.find(grid_rows), grid_rows.size(), "kind = grid\nupdate = sync\nranks = one\nsources = 7\nrows = 10\n");
+  dir.write("cv.fit", cv_fit);
+  r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000 --gpus 1");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "90% of the 10 rows of this kind (grid layout, sync update, one GPU) were predicted within"));
 }
 
 TEST_CASE("tools: plot_perfmodel.py draws measured against predicted, and refuses bad input" *

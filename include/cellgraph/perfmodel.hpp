@@ -324,6 +324,25 @@ struct ErrorSummary {
 // Of errors (predicted / measured - 1) over `sources` sources; nearest-rank percentiles.
 ErrorSummary summarize_errors(const std::vector<double>& errors, std::size_t sources, double tolerance);
 
+// A kind of run: the source's layout kind (grid, graph, hubs), the update, one rank or several.
+// Predictions err differently for each (leaving sources out in turn on 1, 2 and 4 H100s: 9 of
+// 10 grid rows on several GPUs within 10%, of R-MAT's partitioned rows within 23%), so a
+// prediction is told the spread of its own kind where there is one.
+struct RunKind {
+  std::string kind, update;
+  bool several_ranks = false;
+  bool operator==(const RunKind& o) const {
+    return kind == o.kind && update == o.update && several_ranks == o.several_ranks;
+  }
+};
+RunKind run_kind_of(const Measurement& m);
+// "hubs layout, sync update, several GPUs" (`unit`: GPU or rank).
+std::string describe(const RunKind& run, const std::string& unit);
+struct KindErrors {
+  RunKind run;
+  ErrorSummary errors;
+};
+
 struct FittedModel {
   Machine machine;
   View preferred = View::bytes;
@@ -337,6 +356,12 @@ struct FittedModel {
   // How far to trust a prediction for a graph the fit has not seen: its rows' errors when each
   // source was left out in turn (cross_validate); none unless asked for (`fit --cross-validate`).
   std::optional<ErrorSummary> cross_validation;
+  // The same errors, of each kind of run among the rows.
+  std::vector<KindErrors> cross_validation_by_kind;
+  // A kind of run's own errors where at least kTrustRows of its rows were predicted; else null
+  // (the whole cross_validation speaks for it).
+  static constexpr std::size_t kTrustRows = 10;
+  const ErrorSummary* errors_of_kind(const RunKind& run) const;
 
   const GroupFit* group(const std::string& model, const std::string& update, const std::string& kind) const;
   const GroupFit* shared_group(const std::string& model, const std::string& update) const;
@@ -435,6 +460,7 @@ struct CrossValidationFold {
 struct CrossValidation {
   std::vector<CrossValidationFold> folds;  // in the order of each source's first row
   ErrorSummary summary;                    // of the rows predicted
+  std::vector<KindErrors> by_kind;         // the same, of each kind of run, in order of first row
   bool pass = false;                       // every row predicted, and within the tolerance
 };
 // Throws Error when the rows hold fewer than two sources.

@@ -390,10 +390,14 @@ std::uint64_t parse_count(const std::string& text, const std::string& option) {
 
 namespace {
 
-void print_cross_validation(std::ostream& out, const pm::ErrorSummary& c) {
+void print_cross_validation(std::ostream& out, const pm::ErrorSummary& c, const std::vector<pm::KindErrors>& by_kind) {
   out << "each of " << c.sources << " sources left out in turn (" << c.rows << " rows predicted): mean |error| "
       << percent(c.mean) << ", median " << percent(c.median) << ", 9 of 10 within " << percent(c.p90) << ", max "
       << percent(c.max) << "; " << percent(c.within) << " of the rows within " << percent(c.tolerance) << "\n";
+  for (const pm::KindErrors& k : by_kind)
+    out << "  " << pm::describe(k.run, "rank") << ": " << k.errors.rows << " rows of " << k.errors.sources
+        << " sources, median " << percent(k.errors.median) << ", 9 of 10 within " << percent(k.errors.p90) << ", "
+        << percent(k.errors.within) << " within " << percent(k.errors.tolerance) << "\n";
 }
 
 // A held-out row's line of validate's table.
@@ -430,7 +434,7 @@ int validate_each_source(const std::vector<pm::Measurement>& rows, double tolera
       print_validated_row(std::cout, r);
       if (predictions && fold.fit) write_prediction(predictions->stream(), *fold.fit, r.row, true, fold.view);
     }
-  print_cross_validation(std::cout, cv.summary);
+  print_cross_validation(std::cout, cv.summary, cv.by_kind);
   std::cout << (cv.pass ? "validation passed: every row within " : "validation FAILED: not every row within ")
             << percent(tolerance) << " of its measured time with its source left out\n";
   if (predictions) predictions->commit();
@@ -451,14 +455,17 @@ int perfmodel_fit(const Args& args) {
   const pm::FitOptions options = fit_options_from(vm);  // a bad option before any file is read
   const std::vector<pm::Measurement> rows = read_all(vm);
   pm::FittedModel f = pm::fit(rows, options);
-  if (vm["cross-validate"].as<bool>()) f.cross_validation = pm::cross_validate(rows, 0.10, options).summary;
+  if (vm["cross-validate"].as<bool>()) {
+    pm::CrossValidation cv = pm::cross_validate(rows, 0.10, options);
+    f.cross_validation = cv.summary, f.cross_validation_by_kind = std::move(cv.by_kind);
+  }
   // Both outputs are opened before either is written: a bad path leaves neither behind.
   std::unique_ptr<AtomicFile> out, predictions;
   if (vm.count("out")) out = std::make_unique<AtomicFile>(vm["out"].as<std::string>());
   if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
   std::cout << "perfmodel fit: ";
   print_fit(std::cout, f, rows);
-  if (f.cross_validation) print_cross_validation(std::cout, *f.cross_validation);
+  if (f.cross_validation) print_cross_validation(std::cout, *f.cross_validation, f.cross_validation_by_kind);
   if (out) pm::write_fit(out->stream(), f), out->commit();
   if (predictions) write_predictions(predictions->stream(), f, rows, nullptr, f.preferred), predictions->commit();
   if (out) std::cout << "wrote " << vm["out"].as<std::string>() << "\n";

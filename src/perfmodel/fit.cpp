@@ -328,6 +328,18 @@ const GroupFit* FittedModel::shared_group(const std::string& model, const std::s
   return nullptr;
 }
 
+const ErrorSummary* FittedModel::errors_of_kind(const RunKind& run) const {
+  for (const KindErrors& k : cross_validation_by_kind)
+    if (k.run == run) return k.errors.rows >= kTrustRows ? &k.errors : nullptr;
+  return nullptr;
+}
+
+RunKind run_kind_of(const Measurement& m) { return {m.kind, m.update, m.ranks > 1}; }
+
+std::string describe(const RunKind& run, const std::string& unit) {
+  return run.kind + " layout, " + run.update + " update, " + (run.several_ranks ? "several " + unit + "s" : "one " + unit);
+}
+
 std::string FittedModel::resolve_model(const std::string& spec, const std::string& update) const {
   std::set<std::string> same_name;
   const std::string name = spec.substr(0, spec.find(':'));
@@ -548,6 +560,12 @@ CrossValidation cross_validate(const std::vector<Measurement>& rows, double tole
   CrossValidation cv;
   cv.pass = true;
   std::vector<double> errors;
+  struct OfKind {
+    RunKind run;
+    std::vector<double> errors;
+    std::set<std::string> sources;
+  };
+  std::vector<OfKind> kinds;
   for (const std::string& source : sources) {
     CrossValidationFold fold;
     fold.source = source;
@@ -566,13 +584,20 @@ CrossValidation cross_validate(const std::vector<Measurement>& rows, double tole
       ValidatedRow r;
       if (fold.fit) r = validated_row(*fold.fit, m, fold.view, tolerance);
       else r.row = m, r.why = why;
-      if (r.why.empty()) errors.push_back(r.rel_error);
+      if (r.why.empty()) {
+        errors.push_back(r.rel_error);
+        const RunKind run = run_kind_of(m);
+        auto k = std::find_if(kinds.begin(), kinds.end(), [&](const OfKind& o) { return o.run == run; });
+        if (k == kinds.end()) k = kinds.insert(kinds.end(), OfKind{run, {}, {}});
+        k->errors.push_back(r.rel_error), k->sources.insert(m.source);
+      }
       cv.pass = cv.pass && r.within;
       fold.rows.push_back(std::move(r));
     }
     cv.folds.push_back(std::move(fold));
   }
   cv.summary = summarize_errors(errors, sources.size(), tolerance);
+  for (const OfKind& k : kinds) cv.by_kind.push_back({k.run, summarize_errors(k.errors, k.sources.size(), tolerance)});
   return cv;
 }
 

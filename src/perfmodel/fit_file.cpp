@@ -33,7 +33,8 @@ namespace {
 // (0 in older files: every step priced by the frame terms).
 // Format 11 added the optional [cross_validation] section (ErrorSummary).
 // Format 12 added per_pack (0 in older files).
-constexpr int kFormat = 12;
+// Format 13 added [cross_validation] sections of one kind of run each (kind, update, ranks).
+constexpr int kFormat = 13;
 
 std::string exact(double x) {
   char text[40];
@@ -193,6 +194,20 @@ ExchangeFit read_exchange(Section& s, int format) {
   return e;
 }
 
+void write_errors(std::ostream& out, const ErrorSummary& c) {
+  out << "sources = " << c.sources << "\nrows = " << c.rows << "\ntolerance = " << exact(c.tolerance) << "\nmean = " << exact(c.mean)
+      << "\nmedian = " << exact(c.median) << "\np90 = " << exact(c.p90) << "\nmax = " << exact(c.max)
+      << "\nwithin = " << exact(c.within) << "\n";
+}
+
+ErrorSummary read_errors(Section& s) {
+  ErrorSummary c;
+  c.sources = s.whole("sources"), c.rows = s.whole("rows");
+  c.tolerance = s.number("tolerance"), c.mean = s.number("mean"), c.median = s.number("median");
+  c.p90 = s.number("p90"), c.max = s.number("max"), c.within = s.number("within");
+  return c;
+}
+
 }  // namespace
 
 void write_fit(std::ostream& out, const FittedModel& f) {
@@ -233,12 +248,16 @@ void write_fit(std::ostream& out, const FittedModel& f) {
           << view_name(v) << ".branch_latency = " << exact(e->branch_latency[int(v)]) << "\n"
           << view_name(v) << ".seconds_per_send_value = " << exact(e->seconds_per_send_value[int(v)]) << "\n";
   }
-  if (const std::optional<ErrorSummary>& c = f.cross_validation)
+  if (const std::optional<ErrorSummary>& c = f.cross_validation) {
     out << "\n# Each source left out of the fit in turn, its rows predicted: |predicted / measured - 1|\n"
-           "[cross_validation]\nsources = "
-        << c->sources << "\nrows = " << c->rows << "\ntolerance = " << exact(c->tolerance) << "\nmean = " << exact(c->mean)
-        << "\nmedian = " << exact(c->median) << "\np90 = " << exact(c->p90) << "\nmax = " << exact(c->max)
-        << "\nwithin = " << exact(c->within) << "\n";
+           "[cross_validation]\n";
+    write_errors(out, *c);
+  }
+  for (const KindErrors& k : f.cross_validation_by_kind) {
+    out << "\n# The same, of the rows of one kind of run\n[cross_validation]\nkind = " << k.run.kind
+        << "\nupdate = " << k.run.update << "\nranks = " << (k.run.several_ranks ? "several" : "one") << "\n";
+    write_errors(out, k.errors);
+  }
 }
 
 FittedModel parse_fit(std::istream& in, const std::string& name) {
@@ -318,12 +337,17 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     } else if (s.name() == "group") {
       GroupFit g = read_group(s, format);
       (g.kind == "*" ? f.shared : f.groups).push_back(std::move(g));
+    } else if (s.name() == "cross_validation" && format >= 13 && (s.has("kind") || s.has("update") || s.has("ranks"))) {
+      KindErrors k;
+      k.run.kind = s.text("kind"), k.run.update = s.text("update");
+      k.run.several_ranks = s.one_of("ranks", {"one", "several"}) == "several";
+      for (const KindErrors& other : f.cross_validation_by_kind)
+        if (other.run == k.run) throw ParseError(name, s.line(), "a second [cross_validation] of " + describe(k.run, "rank"));
+      k.errors = read_errors(s);
+      f.cross_validation_by_kind.push_back(std::move(k));
     } else if (s.name() == "cross_validation") {
       if (f.cross_validation) throw ParseError(name, s.line(), "a second [cross_validation]");
-      ErrorSummary& c = f.cross_validation.emplace();
-      c.sources = s.whole("sources"), c.rows = s.whole("rows");
-      c.tolerance = s.number("tolerance"), c.mean = s.number("mean"), c.median = s.number("median");
-      c.p90 = s.number("p90"), c.max = s.number("max"), c.within = s.number("within");
+      f.cross_validation = read_errors(s);
     } else {
       if (f.exchange) throw ParseError(name, s.line(), "a second [exchange]");
       f.exchange = read_exchange(s, format);
