@@ -1429,8 +1429,9 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   f.notes.push_back("a note");
   f.cross_validation = pm::summarize_errors({0.01, -0.3, 0.05}, 2, 0.1);
   const std::vector<double> ten(10, 0.2);
-  f.cross_validation_by_kind = {{{"hubs", "sync", true}, pm::summarize_errors(ten, 4, 0.1)},
-                                {{"grid", "sync", false}, pm::summarize_errors({0.01, -0.3}, 2, 0.1)}};
+  f.cross_validation_by_kind = {{{"hubs", "sync", true}, pm::summarize_errors(ten, 5, 0.1)},
+                                {{"grid", "sync", false}, pm::summarize_errors({0.01, -0.3}, 2, 0.1)},
+                                {{"graph", "colored", false}, pm::summarize_errors(ten, 4, 0.1)}};
   std::ostringstream out;
   pm::write_fit(out, f);
   std::istringstream in(out.str());
@@ -1450,13 +1451,20 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   CHECK(back.cross_validation->p90 == f.cross_validation->p90);
   CHECK(back.cross_validation->mean == f.cross_validation->mean);
   CHECK(back.cross_validation->within == f.cross_validation->within);
-  REQUIRE(back.cross_validation_by_kind.size() == 2);
-  CHECK(back.cross_validation_by_kind[0].run == pm::RunKind{"hubs", "sync", true});
-  CHECK(back.cross_validation_by_kind[1].errors.max == f.cross_validation_by_kind[1].errors.max);
-  // A kind's own spread speaks for it from kTrustRows rows; fewer, or a kind not seen: none.
+  REQUIRE(back.cross_validation_by_kind.size() == f.cross_validation_by_kind.size());
+  for (std::size_t i = 0; i < f.cross_validation_by_kind.size(); ++i) {
+    const pm::KindErrors &a = f.cross_validation_by_kind[i], &b = back.cross_validation_by_kind[i];
+    CHECK(b.run == a.run);
+    CHECK(std::tie(b.errors.sources, b.errors.rows, b.errors.tolerance, b.errors.mean, b.errors.median, b.errors.p90,
+                   b.errors.max, b.errors.within) == std::tie(a.errors.sources, a.errors.rows, a.errors.tolerance, a.errors.mean,
+                                                              a.errors.median, a.errors.p90, a.errors.max, a.errors.within));
+  }
+  // A kind's own spread speaks for it from kTrustRows rows of kTrustSources sources; fewer rows
+  // (grid), fewer sources (colored graph), or a kind not seen: none.
   REQUIRE(back.errors_of_kind({"hubs", "sync", true}));
   CHECK(back.errors_of_kind({"hubs", "sync", true})->p90 == doctest::Approx(0.2));
   CHECK_FALSE(back.errors_of_kind({"grid", "sync", false}));
+  CHECK_FALSE(back.errors_of_kind({"graph", "colored", false}));
   CHECK_FALSE(back.errors_of_kind({"hubs", "sync", false}));
   for (const pm::Measurement& m : rows)
     for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
@@ -1477,12 +1485,17 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
       {"hello\n", "f.fit:1: expected 'key = value'"},
       {replaced("format = 13", "format = 14"), "format '14'"},
       {replaced("format = 13", "format = 1x"), "format '1x'"},
-      {replaced("format = 13", "format = 12"), "a second [cross_validation]"},  // one a file before kinds of run
-      {replaced("update = sync\nranks = several", "ranks = several"), "[cross_validation] has no 'update'"},
+      {replaced("format = 13", "format = 12"),
+       "f.fit:" + line_of("[cross_validation_of_kind]") + ": [cross_validation_of_kind] needs fit file format 13"},
+      {replaced("update = sync\nranks = several", "ranks = several"),
+       "f.fit:" + line_of("[cross_validation_of_kind]") + ": [cross_validation_of_kind] has no 'update'"},
       {replaced("ranks = several", "ranks = many"), "f.fit:" + line_of("ranks = several") +
                                                     ": 'ranks' must be one of one, several, not 'many'"},
       {replaced("kind = grid\nupdate = sync\nranks = one", "kind = hubs\nupdate = sync\nranks = several"),
-       "a second [cross_validation] of hubs layout, sync update, several ranks"},
+       "f.fit:" + std::to_string(std::stoi(line_of("kind = grid\nupdate = sync\nranks = one")) - 1) +
+           ": a second [cross_validation_of_kind] of hubs layout, sync update, several ranks"},
+      {replaced("[cross_validation]\n", "[cross_validation_of_kind]\nkind = grid\nupdate = alpha:0.5\nranks = one\n"),
+       "f.fit:" + line_of("[cross_validation]\n") + ": [cross_validation_of_kind] without the [cross_validation] of every row"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
       {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
@@ -1501,6 +1514,14 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
     std::istringstream bad(c.text);
     CHECK_THROWS_WITH_AS(pm::parse_fit(bad, "f.fit"), doctest::Contains(c.message.c_str()), ParseError);
   }
+  // A format 12 file, before the kinds of run: the spread of every row, no kind's.
+  std::string twelve = text.substr(0, text.find("\n# The same, of the rows of one kind of run"));
+  twelve.replace(twelve.find("format = 13"), 11, "format = 12");
+  std::istringstream old(twelve);
+  const pm::FittedModel before_kinds = pm::parse_fit(old, "f12.fit");
+  REQUIRE(before_kinds.cross_validation);
+  CHECK(before_kinds.cross_validation->p90 == f.cross_validation->p90);
+  CHECK(before_kinds.cross_validation_by_kind.empty());
 }
 
 TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files read as the bytes view") {
@@ -1974,6 +1995,7 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "each of 12 sources left out in turn"));
   CHECK(contains(read_file(dir / "cv.fit"), "[cross_validation]"));
+  CHECK(contains(r.out, "  grid layout, sync update, one GPU: 7 rows of 7 sources"));
   r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "how far to trust it: leaving each of the fit's 12 sources out in turn, 90% of the 12 rows were"));
@@ -1986,6 +2008,10 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000 --gpus 1");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "90% of the 10 rows of this kind (grid layout, sync update, one GPU) were predicted within"));
+  // On 2 GPUs, a kind of run the fit has no spread of: every row's.
+  r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000 --gpus 2");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(contains(r.out, "90% of the 12 rows were predicted within"));
 }
 
 TEST_CASE("tools: plot_perfmodel.py draws measured against predicted, and refuses bad input" *

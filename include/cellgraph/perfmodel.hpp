@@ -325,9 +325,8 @@ struct ErrorSummary {
 ErrorSummary summarize_errors(const std::vector<double>& errors, std::size_t sources, double tolerance);
 
 // A kind of run: the source's layout kind (grid, graph, hubs), the update, one rank or several.
-// Predictions err differently for each (leaving sources out in turn on 1, 2 and 4 H100s: 9 of
-// 10 grid rows on several GPUs within 10%, of R-MAT's partitioned rows within 23%), so a
-// prediction is told the spread of its own kind where there is one.
+// Predictions err differently for each (R-MAT's parts far more than grids'; the table is in
+// docs/PERFORMANCE_MODEL.md), so a prediction is told the spread of its own kind where there is one.
 struct RunKind {
   std::string kind, update;
   bool several_ranks = false;
@@ -337,7 +336,8 @@ struct RunKind {
 };
 RunKind run_kind_of(const Measurement& m);
 // "hubs layout, sync update, several GPUs" (`unit`: GPU or rank).
-std::string describe(const RunKind& run, const std::string& unit);
+std::string describe_run(const RunKind& run, const std::string& unit);
+// Its errors' sources: those with a row of this kind predicted.
 struct KindErrors {
   RunKind run;
   ErrorSummary errors;
@@ -358,9 +358,10 @@ struct FittedModel {
   std::optional<ErrorSummary> cross_validation;
   // The same errors, of each kind of run among the rows.
   std::vector<KindErrors> cross_validation_by_kind;
-  // A kind of run's own errors where at least kTrustRows of its rows were predicted; else null
-  // (the whole cross_validation speaks for it).
-  static constexpr std::size_t kTrustRows = 10;
+  // A kind of run's own errors where at least kTrustRows of its rows, of kTrustSources sources,
+  // were predicted (a source's rows share a fold, so their errors go together); else null (the
+  // whole cross_validation speaks for it).
+  static constexpr std::size_t kTrustRows = 10, kTrustSources = 5;
   const ErrorSummary* errors_of_kind(const RunKind& run) const;
 
   const GroupFit* group(const std::string& model, const std::string& update, const std::string& kind) const;
@@ -460,7 +461,7 @@ struct CrossValidationFold {
 struct CrossValidation {
   std::vector<CrossValidationFold> folds;  // in the order of each source's first row
   ErrorSummary summary;                    // of the rows predicted
-  std::vector<KindErrors> by_kind;         // the same, of each kind of run, in order of first row
+  std::vector<KindErrors> by_kind;         // the same, of each kind of run, in the folds' order
   bool pass = false;                       // every row predicted, and within the tolerance
 };
 // Throws Error when the rows hold fewer than two sources.

@@ -390,14 +390,16 @@ std::uint64_t parse_count(const std::string& text, const std::string& option) {
 
 namespace {
 
-void print_cross_validation(std::ostream& out, const pm::ErrorSummary& c, const std::vector<pm::KindErrors>& by_kind) {
+// `backend`: the rows' (cuda: kinds of run on one or several GPUs; else ranks).
+void print_cross_validation(std::ostream& out, const pm::ErrorSummary& c, const std::vector<pm::KindErrors>& by_kind,
+                            const std::string& backend) {
   out << "each of " << c.sources << " sources left out in turn (" << c.rows << " rows predicted): mean |error| "
       << percent(c.mean) << ", median " << percent(c.median) << ", 9 of 10 within " << percent(c.p90) << ", max "
       << percent(c.max) << "; " << percent(c.within) << " of the rows within " << percent(c.tolerance) << "\n";
   for (const pm::KindErrors& k : by_kind)
-    out << "  " << pm::describe(k.run, "rank") << ": " << k.errors.rows << " rows of " << k.errors.sources
-        << " sources, median " << percent(k.errors.median) << ", 9 of 10 within " << percent(k.errors.p90) << ", "
-        << percent(k.errors.within) << " within " << percent(k.errors.tolerance) << "\n";
+    out << "  " << pm::describe_run(k.run, backend == "cuda" ? "GPU" : "rank") << ": " << k.errors.rows << " rows of "
+        << k.errors.sources << " sources, median " << percent(k.errors.median) << ", 9 of 10 within "
+        << percent(k.errors.p90) << ", " << percent(k.errors.within) << " within " << percent(k.errors.tolerance) << "\n";
 }
 
 // A held-out row's line of validate's table.
@@ -434,7 +436,7 @@ int validate_each_source(const std::vector<pm::Measurement>& rows, double tolera
       print_validated_row(std::cout, r);
       if (predictions && fold.fit) write_prediction(predictions->stream(), *fold.fit, r.row, true, fold.view);
     }
-  print_cross_validation(std::cout, cv.summary, cv.by_kind);
+  print_cross_validation(std::cout, cv.summary, cv.by_kind, rows.front().backend);
   std::cout << (cv.pass ? "validation passed: every row within " : "validation FAILED: not every row within ")
             << percent(tolerance) << " of its measured time with its source left out\n";
   if (predictions) predictions->commit();
@@ -465,7 +467,7 @@ int perfmodel_fit(const Args& args) {
   if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
   std::cout << "perfmodel fit: ";
   print_fit(std::cout, f, rows);
-  if (f.cross_validation) print_cross_validation(std::cout, *f.cross_validation, f.cross_validation_by_kind);
+  if (f.cross_validation) print_cross_validation(std::cout, *f.cross_validation, f.cross_validation_by_kind, f.machine.backend);
   if (out) pm::write_fit(out->stream(), f), out->commit();
   if (predictions) write_predictions(predictions->stream(), f, rows, nullptr, f.preferred), predictions->commit();
   if (out) std::cout << "wrote " << vm["out"].as<std::string>() << "\n";

@@ -227,12 +227,14 @@ int perfmodel_predict(const Args& args) {
   std::cout << "\n";
   if (const std::optional<pm::ErrorSummary>& whole = f.cross_validation) {
     // The spread of this kind of run (layout, update, one or several GPUs) where the fit has it.
-    const pm::RunKind run{base.kind, base.update, splits[best].ranks > 1};
+    pm::Measurement answered = base;
+    answered.ranks = splits[best].ranks;
+    const pm::RunKind run = pm::run_kind_of(answered);
     const pm::ErrorSummary* own = f.errors_of_kind(run);
     const pm::ErrorSummary& c = own ? *own : *whole;
     const double t = p[best].seconds_per_step * double(steps);
     std::cout << "how far to trust it: leaving each of the fit's " << whole->sources << " sources out in turn, 90% of the "
-              << c.rows << " rows" << (own ? " of this kind (" + pm::describe(run, unit) + ")" : "")
+              << c.rows << " rows" << (own ? " of this kind (" + pm::describe_run(run, unit) + ")" : "")
               << " were predicted within " << three_digits(100 * c.p90) << "% (half within " << three_digits(100 * c.median)
               << "%): here " << three_digits(t / (1 + c.p90)) << " to " << three_digits(t / std::max(1e-9, 1 - c.p90)) << " s\n";
   }

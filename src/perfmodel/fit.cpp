@@ -330,13 +330,13 @@ const GroupFit* FittedModel::shared_group(const std::string& model, const std::s
 
 const ErrorSummary* FittedModel::errors_of_kind(const RunKind& run) const {
   for (const KindErrors& k : cross_validation_by_kind)
-    if (k.run == run) return k.errors.rows >= kTrustRows ? &k.errors : nullptr;
+    if (k.run == run) return k.errors.rows >= kTrustRows && k.errors.sources >= kTrustSources ? &k.errors : nullptr;
   return nullptr;
 }
 
 RunKind run_kind_of(const Measurement& m) { return {m.kind, m.update, m.ranks > 1}; }
 
-std::string describe(const RunKind& run, const std::string& unit) {
+std::string describe_run(const RunKind& run, const std::string& unit) {
   return run.kind + " layout, " + run.update + " update, " + (run.several_ranks ? "several " + unit + "s" : "one " + unit);
 }
 

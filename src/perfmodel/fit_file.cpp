@@ -1,6 +1,7 @@
 // The fit file: what `perfmodel fit` writes and `perfmodel predict` reads. INI-like, so that a
 // person can read the constants: top-level keys, then [machine], [group] (one per group and
-// per shared fit, kind "*"), [exchange] and [cross_validation] sections of "key = value" lines.
+// per shared fit, kind "*"), [exchange], [cross_validation] (every row) and
+// [cross_validation_of_kind] (one kind of run's rows, each) sections of "key = value" lines.
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,7 @@ namespace {
 // (0 in older files: every step priced by the frame terms).
 // Format 11 added the optional [cross_validation] section (ErrorSummary).
 // Format 12 added per_pack (0 in older files).
-// Format 13 added [cross_validation] sections of one kind of run each (kind, update, ranks).
+// Format 13 added the optional [cross_validation_of_kind] sections (kind, update, ranks).
 constexpr int kFormat = 13;
 
 std::string exact(double x) {
@@ -254,7 +255,7 @@ void write_fit(std::ostream& out, const FittedModel& f) {
     write_errors(out, *c);
   }
   for (const KindErrors& k : f.cross_validation_by_kind) {
-    out << "\n# The same, of the rows of one kind of run\n[cross_validation]\nkind = " << k.run.kind
+    out << "\n# The same, of the rows of one kind of run\n[cross_validation_of_kind]\nkind = " << k.run.kind
         << "\nupdate = " << k.run.update << "\nranks = " << (k.run.several_ranks ? "several" : "one") << "\n";
     write_errors(out, k.errors);
   }
@@ -276,8 +277,10 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     if (trimmed.front() == '[') {
       if (trimmed.back() != ']') throw ParseError(name, number, "a section header ends with ']'");
       const std::string section = trimmed.substr(1, trimmed.size() - 2);
-      if (section != "machine" && section != "group" && section != "exchange" && section != "cross_validation")
-        throw ParseError(name, number, "unknown section [" + section + "] (machine, group, exchange, cross_validation)");
+      if (section != "machine" && section != "group" && section != "exchange" && section != "cross_validation" &&
+          section != "cross_validation_of_kind")
+        throw ParseError(name, number,
+                         "unknown section [" + section + "] (machine, group, exchange, cross_validation, cross_validation_of_kind)");
       sections.emplace_back(section, name, number);
       continue;
     }
@@ -321,6 +324,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
   top.finish();
   for (const auto& [text, line_number] : notes) f.notes.push_back(text);
   bool machine = false;
+  std::size_t first_kind_line = 0;
   for (Section& s : sections) {
     if (s.name() == "machine") {
       if (machine) throw ParseError(name, s.line(), "a second [machine]");
@@ -337,14 +341,17 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     } else if (s.name() == "group") {
       GroupFit g = read_group(s, format);
       (g.kind == "*" ? f.shared : f.groups).push_back(std::move(g));
-    } else if (s.name() == "cross_validation" && format >= 13 && (s.has("kind") || s.has("update") || s.has("ranks"))) {
+    } else if (s.name() == "cross_validation_of_kind") {
+      if (format < 13) throw ParseError(name, s.line(), "[cross_validation_of_kind] needs fit file format 13 or later");
       KindErrors k;
       k.run.kind = s.text("kind"), k.run.update = s.text("update");
       k.run.several_ranks = s.one_of("ranks", {"one", "several"}) == "several";
       for (const KindErrors& other : f.cross_validation_by_kind)
-        if (other.run == k.run) throw ParseError(name, s.line(), "a second [cross_validation] of " + describe(k.run, "rank"));
+        if (other.run == k.run)
+          throw ParseError(name, s.line(), "a second [cross_validation_of_kind] of " + describe_run(k.run, "rank"));
       k.errors = read_errors(s);
       f.cross_validation_by_kind.push_back(std::move(k));
+      if (!first_kind_line) first_kind_line = s.line();
     } else if (s.name() == "cross_validation") {
       if (f.cross_validation) throw ParseError(name, s.line(), "a second [cross_validation]");
       f.cross_validation = read_errors(s);
@@ -355,6 +362,8 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
     s.finish();
   }
   if (!machine) throw ParseError(name, 0, "no [machine] section");
+  if (first_kind_line && !f.cross_validation)
+    throw ParseError(name, first_kind_line, "[cross_validation_of_kind] without the [cross_validation] of every row");
   if (f.groups.empty() && f.shared.empty()) throw ParseError(name, 0, "no [group] section: nothing was fitted");
   return f;
 }

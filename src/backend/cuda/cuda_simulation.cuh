@@ -332,13 +332,13 @@ class CudaSimulation final : public Simulation {
       }
       pack_signals(from);
       const bool forks = !single_launch_sweeps();
-      if (forks) wait_for(hub_stream_, stream_, fork_);
+      if (forks) stream_waits_for(hub_stream_, stream_, fork_);
       launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                         VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
                         VertexRange{L.num_hub_vertices, L.num_vertices - L.num_hub_vertices},
                         ApplyStep<Model>{buffer_[parity ^ 1].ref(), p}, stream_, hub_stream_, s > 0 && !forks);
       CG_CUDA_LAUNCHED();
-      if (forks) wait_for(stream_, hub_stream_, join_);
+      if (forks) stream_waits_for(stream_, hub_stream_, join_);
       parity ^= 1;
     }
     advance_step_counter<<<1, 1, 0, stream_>>>(step_counter_.data(), steps);
@@ -390,12 +390,12 @@ class CudaSimulation final : public Simulation {
   void launch_boundary_sweep(StateRef<Vars> from, const ApplyStep<Model>& apply, cudaStream_t stream) {
     const LayoutView& L = device_.view();
     const bool forks = !single_launch_sweeps();
-    if (forks) wait_for(boundary_hub_stream_, stream, hub_fork_);
+    if (forks) stream_waits_for(boundary_hub_stream_, stream, hub_fork_);
     launch_step_sweep(from, VertexRange{0, L.num_giant_hubs},
                       VertexRange{L.num_giant_hubs, L.num_hub_vertices - L.num_giant_hubs},
                       VertexRange{L.num_hub_vertices, layout_->interior_begin - L.num_hub_vertices}, apply, stream,
                       forks ? cudaStream_t(boundary_hub_stream_) : stream, false);
-    if (forks) wait_for(stream, boundary_hub_stream_, hub_join_);
+    if (forks) stream_waits_for(stream, boundary_hub_stream_, hub_join_);
   }
   // The rest of a part: it reads no halo cell and no peer reads it.
   void launch_interior_sweep(StateRef<Vars> from, const ApplyStep<Model>& apply, cudaStream_t stream) {
@@ -423,7 +423,7 @@ class CudaSimulation final : public Simulation {
       peer_halo_->begin_step(stream_);
       pack_signals(from);
     }
-    wait_for(boundary_stream_, stream_, fork_);
+    stream_waits_for(boundary_stream_, stream_, fork_);
     if (!waits_before_fork) peer_halo_->begin_step(boundary_stream_);
     launch_boundary_sweep(from, apply, boundary_stream_);
     CG_CUDA_LAUNCHED();
@@ -431,7 +431,7 @@ class CudaSimulation final : public Simulation {
     peer_halo_->end_step(boundary_stream_);
     launch_interior_sweep(from, apply, stream_);
     CG_CUDA_LAUNCHED();
-    wait_for(stream_, boundary_stream_, join_);
+    stream_waits_for(stream_, boundary_stream_, join_);
   }
 
   // The sweeps of a part's synchronous step through the host, on stream_: the hubs and the

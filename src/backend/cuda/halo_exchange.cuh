@@ -39,7 +39,7 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
 
   // Packs `current` once the work queued on `after` is done, and copies it to the host.
   void pack(StateRef<Vars> current, cudaStream_t after) {
-    wait_for(stream_, after, ready_);
+    stream_waits_for(stream_, after, ready_);
     const std::uint32_t n = std::uint32_t(layout_.send_cells.size());
     if (n) ((pack_one<I>(current, n)), ...);
   }
@@ -55,7 +55,7 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
       ((CG_CUDA(cudaMemcpyAsync(current.template get<I>() + layout_.num_vertices, std::get<I>(received_).data(),
                                 layout_.num_halo * sizeof(T<I>), cudaMemcpyHostToDevice, stream_))),
        ...);
-    wait_for(stream, stream_, arrived_);
+    stream_waits_for(stream, stream_, arrived_);
   }
 
  private:

@@ -42,10 +42,11 @@ class Event {
 };
 
 // Makes `waiter`'s later work wait for the work queued on `on` so far, through `event`: a
-// fork or a join of two streams, captured into a graph as its edges.
-inline void wait_for(cudaStream_t waiter, cudaStream_t on, cudaEvent_t event) {
-  CG_CUDA(cudaEventRecord(event, on));
-  CG_CUDA(cudaStreamWaitEvent(waiter, event));
+// fork or a join of two streams, captured into a graph as its edges. An error names the caller.
+inline void stream_waits_for(cudaStream_t waiter, cudaStream_t on, cudaEvent_t event,
+                             const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  check(cudaEventRecord(event, on), "cudaEventRecord", file, line);
+  check(cudaStreamWaitEvent(waiter, event), "cudaStreamWaitEvent", file, line);
 }
 
 }  // namespace cellgraph::cuda
