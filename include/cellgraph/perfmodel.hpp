@@ -337,7 +337,7 @@ struct RunKind {
 RunKind run_kind_of(const Measurement& m);
 // "hubs layout, sync update, several GPUs" (`unit`: GPU or rank).
 std::string describe_run(const RunKind& run, const std::string& unit);
-// Its errors' sources: those with a row of this kind predicted.
+// A kind of run's errors; their `sources` are those with a row of this kind predicted.
 struct KindErrors {
   RunKind run;
   ErrorSummary errors;

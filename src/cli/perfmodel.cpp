@@ -467,7 +467,8 @@ int perfmodel_fit(const Args& args) {
   if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
   std::cout << "perfmodel fit: ";
   print_fit(std::cout, f, rows);
-  if (f.cross_validation) print_cross_validation(std::cout, *f.cross_validation, f.cross_validation_by_kind, f.machine.backend);
+  if (f.cross_validation)
+    print_cross_validation(std::cout, *f.cross_validation, f.cross_validation_by_kind, f.machine.backend);
   if (out) pm::write_fit(out->stream(), f), out->commit();
   if (predictions) write_predictions(predictions->stream(), f, rows, nullptr, f.preferred), predictions->commit();
   if (out) std::cout << "wrote " << vm["out"].as<std::string>() << "\n";

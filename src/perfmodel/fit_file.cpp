@@ -196,9 +196,9 @@ ExchangeFit read_exchange(Section& s, int format) {
 }
 
 void write_errors(std::ostream& out, const ErrorSummary& c) {
-  out << "sources = " << c.sources << "\nrows = " << c.rows << "\ntolerance = " << exact(c.tolerance) << "\nmean = " << exact(c.mean)
-      << "\nmedian = " << exact(c.median) << "\np90 = " << exact(c.p90) << "\nmax = " << exact(c.max)
-      << "\nwithin = " << exact(c.within) << "\n";
+  out << "sources = " << c.sources << "\nrows = " << c.rows << "\ntolerance = " << exact(c.tolerance)
+      << "\nmean = " << exact(c.mean) << "\nmedian = " << exact(c.median) << "\np90 = " << exact(c.p90)
+      << "\nmax = " << exact(c.max) << "\nwithin = " << exact(c.within) << "\n";
 }
 
 ErrorSummary read_errors(Section& s) {
