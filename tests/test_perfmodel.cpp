@@ -447,6 +447,51 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(without.exchange->branch_rows == 0);
     CHECK(pm::agreement_over(without, rows, pm::View::bytes).max_abs_rel > 0.05);
   }
+  SUBCASE("a step with peers lasts at least the step floor, where rows bound by latency show one") {
+    constexpr double kFloor = 30e-6;
+    std::vector<pm::Measurement> rows = two_model_sweep();
+    for (pm::Measurement& m : rows)
+      if (m.ranks > 1) m.seconds_per_step -= kLatency * m.messages(), m.halo_path = "device";
+    CHECK(pm::fit(rows, plain()).exchange->step_floor[int(pm::View::bytes)] == 0);  // none to show
+    const std::size_t one_rank = rows.size();
+    for (std::size_t i = 0; i < one_rank; ++i)
+      if (rows[i].ranks == 1 && rows[i].kind == "grid" && rows[i].cells == (1u << 16))
+        for (std::uint32_t ranks : {2u, 4u}) {
+          pm::Measurement m = on_parts(rows[i], ranks, ranks / 2, 512);
+          m.seconds_per_step -= kLatency * m.messages(), m.halo_path = "device";
+          rows.push_back(m);
+        }
+    std::size_t floored = 0;
+    for (pm::Measurement& m : rows)
+      if (m.trades() > 0 && m.seconds_per_step < kFloor) m.seconds_per_step = kFloor, ++floored;
+    REQUIRE(floored >= 8);
+    const pm::FittedModel f = pm::fit(rows, plain());
+    REQUIRE(f.exchange);
+    const int b = int(pm::View::bytes);
+    CHECK(f.exchange->step_floor[b] == doctest::Approx(kFloor).epsilon(1e-9));
+    CHECK(f.exchange->floor_rows >= 4);  // those its own frame prices under the floor
+    CHECK(f.exchange->floor_rows <= floored);
+    pm::Measurement small = rows.back();
+    CHECK(pm::predict(f, small, pm::View::bytes).seconds_per_step == doctest::Approx(kFloor));
+    small.peers_max = 0;  // a split along components trades nothing: no floor
+    CHECK(pm::predict(f, small, pm::View::bytes).seconds_per_step < kFloor / 2);
+    // Left out (--no-step-floor): the frame alone, which prices the small steps short. (The frame
+    // is fitted on every row with or without the floor, so the large rows err alike.)
+    pm::FitOptions frame_alone = plain();
+    frame_alone.step_floor = false;
+    const pm::FittedModel without = pm::fit(rows, frame_alone);
+    CHECK(without.exchange->step_floor[b] == 0);
+    CHECK(pm::agreement_over(without, rows, pm::View::bytes).mean_abs_rel >
+          1.2 * pm::agreement_over(f, rows, pm::View::bytes).mean_abs_rel);
+    CHECK(pm::predict(without, rows.back(), pm::View::bytes).seconds_per_step < 0.95 * kFloor);
+    // Kept by the fit file.
+    std::ostringstream out;
+    pm::write_fit(out, f);
+    std::istringstream in(out.str());
+    const pm::FittedModel back = pm::parse_fit(in, "floor.fit");
+    CHECK(back.exchange->step_floor[b] == f.exchange->step_floor[b]);
+    CHECK(back.exchange->floor_rows == f.exchange->floor_rows);
+  }
   SUBCASE("a split along components (no peers) costs its part's compute alone") {
     std::vector<pm::Measurement> rows = two_model_sweep();
     const pm::Measurement apart = on_parts(row("rgg:4194304:4", "graph", "lifelike", 1u << 22, 34, 0), 4, 0, 0);
@@ -802,7 +847,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     std::ostringstream out;
     pm::write_fit(out, pm::fit(sweep(0), plain()));
     std::string text = out.str();
-    text.replace(text.find("format = 13"), 11, "format = 3");
+    text.replace(text.find("format = 14"), 11, "format = 3");
     for (const char* key : {"wave_cells = ", "saturation_cells = "})
       text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
     for (const char* key : {"per_wave = ", "per_pack = ", "per_gather = ", "per_missed_gather = "})
@@ -873,7 +918,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const pm::Measurement& m : rows)
       CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
     std::string text = out.str();
-    text.replace(text.find("format = 13"), 11, "format = 4");
+    text.replace(text.find("format = 14"), 11, "format = 4");
     text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
     for (const char* key : {"per_pack = ", "per_gather = ", "per_missed_gather = "})
       for (std::size_t at; (at = text.find(key)) != std::string::npos;)
@@ -1475,6 +1520,12 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
     t.replace(t.find(from), from.size(), to);
     return t;
   };
+  // The text as a format 13 file wrote it: without the step floor's keys.
+  auto without_floor = [](std::string t) {
+    for (const char* key : {"floor_rows = ", "cycles.step_floor = ", "bytes.step_floor = ", "two-term.step_floor = "})
+      if (const std::size_t at = t.find(key); at != std::string::npos) t.erase(at, t.find('\n', at) + 1 - at);
+    return t;
+  };
   auto line_of = [&](const std::string& what) {
     return std::to_string(std::count(text.begin(), text.begin() + std::ptrdiff_t(text.find(what)), '\n') + 1);
   };
@@ -1483,10 +1534,15 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 13", "format = 14"), "format '14'"},
-      {replaced("format = 13", "format = 1x"), "format '1x'"},
-      {replaced("format = 13", "format = 12"),
-       "f.fit:" + line_of("[cross_validation_of_kind]") + ": [cross_validation_of_kind] needs fit file format 13"},
+      {replaced("format = 14", "format = 15"), "format '15'"},
+      {replaced("format = 14", "format = 1x"), "format '1x'"},
+      {replaced("format = 14", "format = 13"),
+       "f.fit:" + line_of("bytes.step_floor") + ": unknown key 'bytes.step_floor' in [exchange]"},
+      {[&] {
+         std::string t = without_floor(text);
+         return t.replace(t.find("format = 14"), 11, "format = 12");
+       }(),
+       ": [cross_validation_of_kind] needs fit file format 13"},
       {replaced("update = sync\nranks = several", "ranks = several"),
        "f.fit:" + line_of("[cross_validation_of_kind]") + ": [cross_validation_of_kind] has no 'update'"},
       {replaced("ranks = several", "ranks = many"), "f.fit:" + line_of("ranks = several") +
@@ -1515,8 +1571,8 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
     CHECK_THROWS_WITH_AS(pm::parse_fit(bad, "f.fit"), doctest::Contains(c.message.c_str()), ParseError);
   }
   // A format 12 file, before the kinds of run: the spread of every row, no kind's.
-  std::string twelve = text.substr(0, text.find("\n# The same, of the rows of one kind of run"));
-  twelve.replace(twelve.find("format = 13"), 11, "format = 12");
+  std::string twelve = without_floor(text.substr(0, text.find("\n# The same, of the rows of one kind of run")));
+  twelve.replace(twelve.find("format = 14"), 11, "format = 12");
   std::istringstream old(twelve);
   const pm::FittedModel before_kinds = pm::parse_fit(old, "f12.fit");
   REQUIRE(before_kinds.cross_validation);
@@ -1529,7 +1585,7 @@ TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files 
   const pm::FittedModel f = pm::fit(rows, plain());
   std::ostringstream out;
   pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 13\n"));
+  CHECK(contains(out.str(), "format = 14\n"));
   std::istringstream in(out.str());
   const pm::FittedModel back = pm::parse_fit(in, "f.fit");
   CHECK(back.preferred == pm::View::two_term);

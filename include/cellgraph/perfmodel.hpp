@@ -268,6 +268,11 @@ struct ExchangeFit {
   double branch_latency[kViewCount] = {};
   double seconds_per_send_value[kViewCount] = {};
   std::size_t branch_rows = 0;
+  // The least a step that trades with peers lasts (format 14; 0 before, or where the rows do
+  // not show one): on the device path a small part's step is its branch's chain of kernels
+  // (wait, boundary sweep, push, signal), however little its compute. Rows set by it.
+  double step_floor[kViewCount] = {};
+  std::size_t floor_rows = 0;
   // The halo path of the rows fitted ("device", "host"; empty: mixed or unknown): a prediction
   // of a run on several ranks takes it.
   std::string halo_path;
@@ -378,6 +383,7 @@ struct FitOptions {
   bool missed_gathers = true;  // fit c_miss where every row of a group records its missed gathers
   bool packing = true;  // fit c_pack where some rows of a group pack their signals (gather_path)
   bool branch = true;  // fit the device path's boundary branch where rows record their boundary share
+  bool step_floor = true;  // fit the least a step with peers lasts, where rows bound by latency show it
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;

@@ -243,6 +243,11 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
             << figure(e->branch_latency[int(v)] * 1e6) << " us, push " << per_giga(e->seconds_per_send_value[int(v)])
             << " G values/s\n";
     }
+    if (e->floor_rows) {
+      out << "and a synchronous step with peers lasts at least (" << e->floor_rows << " rows set by it):";
+      for (pm::View v : pm::kViews) out << " " << pm::view_name(v) << " " << figure(e->step_floor[int(v)] * 1e6) << " us";
+      out << "\n";
+    }
   }
   out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
       << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)
@@ -328,6 +333,7 @@ po::options_description fit_options(const char* caption) {
       "no-missed-gathers", po::bool_switch(), "leave the L1 miss term out (the sectors of it read past the L1; for comparison)")(
       "no-packing", po::bool_switch(), "leave the packing pass's term out (steps that pack one-bit signals first; for comparison)")(
       "no-branch", po::bool_switch(), "leave the boundary branch out (a device-path step priced by its frame alone; for comparison)")(
+      "no-step-floor", po::bool_switch(), "leave the step floor out (the least a step with peers lasts; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
       "cells; default 4; 0: no wave term)")(
@@ -350,6 +356,7 @@ pm::FitOptions fit_options_from(const po::variables_map& vm) {
   options.missed_gathers = options.gathers && !vm["no-missed-gathers"].as<bool>();
   options.packing = !vm["no-packing"].as<bool>();
   options.branch = !vm["no-branch"].as<bool>();
+  options.step_floor = !vm["no-step-floor"].as<bool>();
   if (vm.count("wave-blocks-per-sm")) options.wave_blocks_per_sm = vm["wave-blocks-per-sm"].as<std::uint32_t>();
   if (vm.count("saturation-blocks-per-sm")) {
     options.saturation_blocks_per_sm = vm["saturation-blocks-per-sm"].as<double>();

@@ -35,7 +35,8 @@ namespace {
 // Format 11 added the optional [cross_validation] section (ErrorSummary).
 // Format 12 added per_pack (0 in older files).
 // Format 13 added the optional [cross_validation_of_kind] sections (kind, update, ranks).
-constexpr int kFormat = 13;
+// Format 14 added the step floor: floor_rows and step_floor (0 in older files: no floor).
+constexpr int kFormat = 14;
 
 std::string exact(double x) {
   char text[40];
@@ -167,6 +168,7 @@ ExchangeFit read_exchange(Section& s, int format) {
   ExchangeFit e;
   e.rows = s.whole("rows");
   if (format >= 10) e.branch_rows = s.whole("branch_rows");
+  if (format >= 14) e.floor_rows = s.whole("floor_rows");
   if (format >= 9) {
     e.halo_path = s.one_of("halo_path", {"device", "host", "any"});
     if (e.halo_path == "any") e.halo_path.clear();
@@ -191,6 +193,7 @@ ExchangeFit read_exchange(Section& s, int format) {
       e.branch_latency[int(v)] = s.number(p + "branch_latency");
       e.seconds_per_send_value[int(v)] = s.number(p + "seconds_per_send_value");
     }
+    if (format >= 14) e.step_floor[int(v)] = s.number(p + "step_floor");
   }
   return e;
 }
@@ -221,7 +224,8 @@ void write_fit(std::ostream& out, const FittedModel& f) {
          "#   (+ round_trip * exchanges + latency * messages + seconds_per_halo_cell * halo cells\n"
          "#    + seconds_per_halo_value * halo cells * variables on several ranks; on the device path, where\n"
          "#    longer: branch_latency * exchanges + seconds_per_send_value * sent cells * variables\n"
-         "#    - (1 - boundary share) * the compute above)\n"
+         "#    - (1 - boundary share) * the compute above; a synchronous step with peers lasts at least\n"
+         "#    step_floor)\n"
          "# cells per parallel unit of the busiest rank; work: its cells (cycles view) or bytes (bytes,\n"
          "# two-term views); identified = false: the rows could not tell a cell's cost from a byte's.\n"
          "# per_work_cache applies while its working set fits the cache. launches: 1, or a colored step's\n"
@@ -239,7 +243,7 @@ void write_fit(std::ostream& out, const FittedModel& f) {
   for (const GroupFit& g : f.groups) write_group(out, g);
   for (const GroupFit& g : f.shared) write_group(out, g);
   if (const std::optional<ExchangeFit>& e = f.exchange) {
-    out << "\n[exchange]\nrows = " << e->rows << "\nbranch_rows = " << e->branch_rows
+    out << "\n[exchange]\nrows = " << e->rows << "\nbranch_rows = " << e->branch_rows << "\nfloor_rows = " << e->floor_rows
         << "\nhalo_path = " << (e->halo_path.empty() ? "any" : e->halo_path) << "\n";
     for (View v : kViews)
       out << view_name(v) << ".round_trip = " << exact(e->round_trip[int(v)]) << "\n"
@@ -247,7 +251,8 @@ void write_fit(std::ostream& out, const FittedModel& f) {
           << view_name(v) << ".seconds_per_halo_cell = " << exact(e->seconds_per_halo_cell[int(v)]) << "\n"
           << view_name(v) << ".seconds_per_halo_value = " << exact(e->seconds_per_halo_value[int(v)]) << "\n"
           << view_name(v) << ".branch_latency = " << exact(e->branch_latency[int(v)]) << "\n"
-          << view_name(v) << ".seconds_per_send_value = " << exact(e->seconds_per_send_value[int(v)]) << "\n";
+          << view_name(v) << ".seconds_per_send_value = " << exact(e->seconds_per_send_value[int(v)]) << "\n"
+          << view_name(v) << ".step_floor = " << exact(e->step_floor[int(v)]) << "\n";
   }
   if (const std::optional<ErrorSummary>& c = f.cross_validation) {
     out << "\n# Each source left out of the fit in turn, its rows predicted: |predicted / measured - 1|\n"
