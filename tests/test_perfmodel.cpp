@@ -473,6 +473,13 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(f.exchange->floor_rows <= floored);
     pm::Measurement small = rows.back();
     CHECK(pm::predict(f, small, pm::View::bytes).seconds_per_step == doctest::Approx(kFloor));
+    pm::Measurement colored = small;  // a colored step is not floored
+    colored.update = "colored";
+    pm::ExchangeFit unfloored = *f.exchange;
+    unfloored.step_floor[b] = 0;
+    const double colored_exchange = pm::exchange_seconds(*f.exchange, colored, pm::View::bytes, 1e-6);
+    CHECK(colored_exchange == pm::exchange_seconds(unfloored, colored, pm::View::bytes, 1e-6));
+    CHECK(colored_exchange < kFloor - 1e-6);  // where a synchronous step would be floored
     small.peers_max = 0;  // a split along components trades nothing: no floor
     CHECK(pm::predict(f, small, pm::View::bytes).seconds_per_step < kFloor / 2);
     // Left out (--no-step-floor): the frame alone, which prices the small steps short. (The frame

@@ -407,7 +407,8 @@ struct Prediction {
   bool exchange_fitted = true;   // false: partitioned, but the fit has no exchange constants
 };
 // What a partitioned step adds to its compute (the seconds of its busiest part's sweeps): the
-// frame (round trip, messages, halo), or, where longer, a device-path step's boundary branch.
+// frame (round trip, messages, halo), or, where longer, a device-path step's boundary branch;
+// and, for a synchronous step with peers, at least what it takes to reach the step floor.
 double exchange_seconds(const ExchangeFit& e, const Measurement& row, View view, double compute);
 // The step time of a configuration (a Measurement's fields; its timing is ignored). Throws
 // Error when the fit has no constants for its model and update.

@@ -243,7 +243,7 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
             << figure(e->branch_latency[int(v)] * 1e6) << " us, push " << per_giga(e->seconds_per_send_value[int(v)])
             << " G values/s\n";
     }
-    if (e->floor_rows) {
+    if (std::any_of(std::begin(e->step_floor), std::end(e->step_floor), [](double t) { return t > 0; })) {
       out << "and a synchronous step with peers lasts at least (" << e->floor_rows << " rows set by it):";
       for (pm::View v : pm::kViews) out << " " << pm::view_name(v) << " " << figure(e->step_floor[int(v)] * 1e6) << " us";
       out << "\n";
