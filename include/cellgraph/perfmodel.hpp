@@ -267,14 +267,14 @@ struct ExchangeFit {
   // value sent. Rows fitted by it (the rest by the terms above).
   double branch_latency[kViewCount] = {};
   double seconds_per_send_value[kViewCount] = {};
-  std::size_t branch_rows = 0;
+  std::size_t branch_rows = 0;  // of the preferred view
   // The least a step that trades with peers lasts (format 14; 0 before, or where the rows do
   // not show one): on the device path a small part's step is its branch's chain of kernels
-  // (wait, boundary sweep, push, signal), however little its compute. Rows set by it.
+  // (wait, boundary sweep, push, signal), however little its compute. Device-path steps only.
   double step_floor[kViewCount] = {};
-  std::size_t floor_rows = 0;
-  // The halo path of the rows fitted ("device", "host"; empty: mixed or unknown): a prediction
-  // of a run on several ranks takes it.
+  std::size_t floor_rows = 0;  // rows set by it, of the preferred view
+  // The halo path of the rows fitted that trade with peers ("device", "host"; empty: mixed or
+  // unknown): a prediction of a run on several ranks takes it.
   std::string halo_path;
   double seconds_per_byte[kViewCount] = {};  // fit files before format 8: 1 / bandwidth in halo bytes
 };
@@ -408,7 +408,7 @@ struct Prediction {
 };
 // What a partitioned step adds to its compute (the seconds of its busiest part's sweeps): the
 // frame (round trip, messages, halo), or, where longer, a device-path step's boundary branch;
-// and, for a synchronous step with peers, at least what it takes to reach the step floor.
+// and, for a synchronous device-path step with peers, at least what it takes to reach the step floor.
 double exchange_seconds(const ExchangeFit& e, const Measurement& row, View view, double compute);
 // The step time of a configuration (a Measurement's fields; its timing is ignored). Throws
 // Error when the fit has no constants for its model and update.

@@ -236,15 +236,16 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
           << " us per message round, bandwidth " << per_giga(e->seconds_per_halo_cell[int(v)]) << " G halo cells/s, "
           << per_giga(e->seconds_per_halo_value[int(v)]) << " G halo values/s\n";
     if (e->branch_rows) {
-      out << "or, on the device path where longer, the boundary branch (" << e->branch_rows
-          << " rows): branch latency x exchanges + sent values / push bandwidth - (1 - boundary share) x compute\n";
+      out << "or, on the device path where longer, the boundary branch (" << e->branch_rows << " rows in the "
+          << pm::view_name(f.preferred) << " view): branch latency x exchanges + sent values / push bandwidth - (1 - boundary share) x compute\n";
       for (pm::View v : pm::kViews)
         out << "  " << std::left << std::setw(9) << pm::view_name(v) << std::right << "branch latency "
             << figure(e->branch_latency[int(v)] * 1e6) << " us, push " << per_giga(e->seconds_per_send_value[int(v)])
             << " G values/s\n";
     }
     if (std::any_of(std::begin(e->step_floor), std::end(e->step_floor), [](double t) { return t > 0; })) {
-      out << "and a synchronous step with peers lasts at least (" << e->floor_rows << " rows set by it):";
+      out << "and a synchronous device-path step with peers lasts at least (" << e->floor_rows
+          << " rows set by it in the " << pm::view_name(f.preferred) << " view):";
       for (pm::View v : pm::kViews) out << " " << pm::view_name(v) << " " << figure(e->step_floor[int(v)] * 1e6) << " us";
       out << "\n";
     }

@@ -227,7 +227,9 @@ double unfloored_exchange(const ExchangeFit& e, const Measurement& m, View v, do
   const double frame = frame_seconds(e, m, v);  // a branch of no constants is never the longer
   return has_branch(m) ? std::max(frame, branch_seconds(e, m, v, compute)) : frame;
 }
-bool floored(const Measurement& m) { return m.update == "sync" && m.trades() > 0; }
+// The floor was measured on the device path (its branch's chain of kernels); a host-path step's
+// least time is its round trip, which the frame prices.
+bool floored(const Measurement& m) { return m.halo_path == "device" && m.update == "sync" && m.trades() > 0; }
 
 struct ExchangeRow {
   const Measurement* m;
@@ -474,9 +476,10 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   // indistinguishable, the earlier is kept. A device-path row whose boundary share is known may
   // instead be set by its boundary branch (fit_exchange_view).
   ExchangeFit e;
+  std::size_t branch_rows = 0, floor_rows = 0;
   std::set<std::string> paths;
-  for (const Measurement& m : rows)
-    if (m.ranks > 1) paths.insert(m.halo_path.empty() ? "host" : m.halo_path);
+  for (const Measurement& m : rows)  // a split without peers trades nothing, on neither path
+    if (m.ranks > 1 && m.trades() > 0) paths.insert(m.halo_path.empty() ? "host" : m.halo_path);
   if (paths.size() == 1) e.halo_path = *paths.begin();
   for (View v : kViews) {
     std::vector<ExchangeRow> parts;
@@ -489,8 +492,12 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     e.rows = parts.size();
     fit_exchange_view(parts, v, options.branch, e);
     if (options.step_floor) fit_step_floor(parts, v, e);
-    e.floor_rows = std::size_t(std::count_if(parts.begin(), parts.end(), [&](const ExchangeRow& r) { return on_floor(e, r, v); }));
+    if (v == f.preferred) {  // the counts reported are the preferred view's
+      branch_rows = e.branch_rows;
+      floor_rows = std::size_t(std::count_if(parts.begin(), parts.end(), [&](const ExchangeRow& r) { return on_floor(e, r, v); }));
+    }
   }
+  e.branch_rows = branch_rows, e.floor_rows = floor_rows;
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
     if (std::string basis; !group_for(f, *group[0], View::bytes, basis))
