@@ -482,13 +482,15 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(colored_exchange < kFloor - 1e-6);  // where a synchronous step would be floored
     pm::Measurement on_host = small;  // the floor is the device path's: a host-path step has none
     on_host.halo_path = "host";
-    CHECK(pm::exchange_seconds(*f.exchange, on_host, pm::View::bytes, 1e-6) ==
-          pm::exchange_seconds(unfloored, on_host, pm::View::bytes, 1e-6));
+    const double host_exchange = pm::exchange_seconds(*f.exchange, on_host, pm::View::bytes, 1e-6);
+    CHECK(host_exchange == pm::exchange_seconds(unfloored, on_host, pm::View::bytes, 1e-6));
+    CHECK(host_exchange < kFloor - 1e-6);
     small.peers_max = 0;  // a split along components trades nothing: no floor
     CHECK(pm::predict(f, small, pm::View::bytes).seconds_per_step < kFloor / 2);
     CHECK(f.exchange->halo_path == "device");
-    rows.push_back(small), rows.back().halo_path = "host";  // the path of a split without peers is not the fit's
-    CHECK(pm::fit(rows, plain()).exchange->halo_path == "device");
+    std::vector<pm::Measurement> with_apart = rows;  // the path of a split without peers is not the fit's
+    with_apart.push_back(small), with_apart.back().halo_path = "host";
+    CHECK(pm::fit(with_apart, plain()).exchange->halo_path == "device");
     // Left out (--no-step-floor): the frame alone, which prices the small steps short. (The frame
     // is fitted on every row with or without the floor, so the large rows err alike.)
     pm::FitOptions frame_alone = plain();

@@ -29,7 +29,8 @@ namespace {
 // Format 8 prices the halo per cell (seconds_per_halo_cell) where older files priced it per
 // byte (seconds_per_byte, still read and applied to the halo's bytes).
 // Format 9 added seconds_per_halo_value, per variable of a halo cell (0 in older files), and
-// the exchange's halo_path (device, host, or any: mixed; older files: any).
+// the exchange's halo_path (device, host, or any: mixed, or no row trades with peers; older
+// files: any).
 // Format 10 added the boundary branch: branch_rows, branch_latency and seconds_per_send_value
 // (0 in older files: every step priced by the frame terms).
 // Format 11 added the optional [cross_validation] section (ErrorSummary).
