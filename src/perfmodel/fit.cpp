@@ -214,9 +214,11 @@ double frame_seconds(const ExchangeFit& e, const Measurement& m, View v) {
   return e.round_trip[i] * m.trades() + e.latency[i] * m.messages() + e.seconds_per_halo_cell[i] * m.halo_cells() +
          e.seconds_per_halo_value[i] * m.halo_values() + e.seconds_per_byte[i] * m.halo_bytes();
 }
-bool has_branch(const Measurement& m) {
-  return m.halo_path == "device" && m.boundary_share > 0 && m.update == "sync" && m.trades() > 0;
-}
+// A synchronous device-path step that trades with peers: it runs a boundary branch, and lasts
+// at least the step floor (measured there: its branch's chain of kernels; a host-path step's
+// least time is its round trip, which the frame prices).
+bool floored(const Measurement& m) { return m.halo_path == "device" && m.update == "sync" && m.trades() > 0; }
+bool has_branch(const Measurement& m) { return floored(m) && m.boundary_share > 0; }
 double branch_seconds(const ExchangeFit& e, const Measurement& m, View v, double compute) {
   return e.branch_latency[int(v)] * m.trades() + e.seconds_per_send_value[int(v)] * m.send_values() -
          (1 - m.boundary_share) * compute;
@@ -227,9 +229,6 @@ double unfloored_exchange(const ExchangeFit& e, const Measurement& m, View v, do
   const double frame = frame_seconds(e, m, v);  // a branch of no constants is never the longer
   return has_branch(m) ? std::max(frame, branch_seconds(e, m, v, compute)) : frame;
 }
-// The floor was measured on the device path (its branch's chain of kernels); a host-path step's
-// least time is its round trip, which the frame prices.
-bool floored(const Measurement& m) { return m.halo_path == "device" && m.update == "sync" && m.trades() > 0; }
 
 struct ExchangeRow {
   const Measurement* m;
