@@ -4,6 +4,7 @@
 #include "models/golly.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "cellgraph/error.hpp"
@@ -17,7 +18,8 @@ const std::vector<ParamInfo>& golly_params() {
   static const std::vector<ParamInfo> params = {
       {"rule", "", "the rule's name, read from DIR/NAME.rule (a pattern's own rule line names it too)"},
       {"file", "", "a .rule file to read instead (its @RULE name must be the rule's, if one is named)"},
-      {"dir", "data/rules", "the folder DIR of the rule files"},
+      {"dir", "", "folders to look for NAME.rule in first (':' between them); then the pattern's folder, data/rules, "
+                  "$CELLGRAPH_DATA_DIR/rules and cellgraph's own rules"},
   };
   return params;
 }
@@ -52,24 +54,53 @@ RuleTree load_golly_rule_tree(const Params& params) {
   const std::string path = golly_rule_path(params);
   const GollyRuleFile file = read_golly_rule_file(path);
   if (params.count("rule") && !params.at("rule").empty() && params.at("rule") != file.name)
-    throw Error("model golly: the rule asked for (by --rule or the pattern) is " + params.at("rule") + ", but " + path +
-                " holds rule " + file.name);
+    throw Error("model golly: the rule asked for (by --rule or the pattern) is " + quoted_text(params.at("rule")) +
+                ", but " + path + " holds rule " + quoted_text(file.name));
   return golly_rule_tree(file);
+}
+
+std::vector<std::string> golly_rule_folders(const Params& params) {
+  std::vector<std::string> folders;
+  auto add = [&](const std::string& folder) {
+    if (!folder.empty() && std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
+  };
+  if (params.count("dir"))
+    for (std::size_t start = 0; start <= params.at("dir").size();) {
+      const std::size_t colon = std::min(params.at("dir").find(':', start), params.at("dir").size());
+      add(params.at("dir").substr(start, colon - start));
+      start = colon + 1;
+    }
+  add("data/rules");
+  if (const char* data = std::getenv("CELLGRAPH_DATA_DIR"); data && *data) add(std::string(data) + "/rules");
+  add(CELLGRAPH_INSTALLED_DATA_DIR "/rules");
+  add(CELLGRAPH_SOURCE_DATA_DIR "/rules");
+  return folders;
+}
+
+std::string golly_rule_folders_text(const Params& params) {
+  std::string text;
+  for (const std::string& folder : golly_rule_folders(params))
+    text += (text.empty() ? "" : ", ") + printable_text(folder, 4096);
+  return text;
 }
 
 std::string golly_rule_path(const Params& params) {
   const ParamReader read("golly", params, golly_params());
   if (!read.text("file").empty()) return read.text("file");
   const std::string rule = read.text("rule");
+  const std::vector<std::string> folders = golly_rule_folders(params);
+  const std::string looked = golly_rule_folders_text(params);
   if (rule.empty())
-    throw Error("model golly needs a rule file: --rule NAME (read from " + read.text("dir") +
-                "/NAME.rule, the folder set by --param dir=DIR) or --param file=PATH");
-  const std::string path = (std::filesystem::path(read.text("dir")) / (rule + ".rule")).string();
-  std::error_code ignored;
-  if (rule.find_first_of("/\\") != std::string::npos || !std::filesystem::is_regular_file(path, ignored))
-    throw Error("model golly: no rule file " + path + " for rule '" + rule +
-                "' (--param dir=DIR says where NAME.rule files are, --param file=PATH names one)");
-  return path;
+    throw Error("model golly needs a rule file: --rule NAME (NAME.rule, looked for in " + looked +
+                "; --param dir=DIR adds a folder) or --param file=PATH");
+  if (rule.find_first_of("/\\") == std::string::npos)
+    for (const std::string& folder : folders) {
+      const std::string path = (std::filesystem::path(folder) / (rule + ".rule")).string();
+      std::error_code ignored;
+      if (std::filesystem::is_regular_file(path, ignored)) return path;
+    }
+  throw Error("model golly: no rule file " + printable_text(rule) + ".rule for rule " + quoted_text(rule) + " in " + looked +
+              " (--param dir=DIR adds a folder, --param file=PATH names the file)");
 }
 
 bool names_golly_rule_file(const Params& params) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cellgraph/layout.hpp"
 #include "cellgraph/model.hpp"
@@ -56,7 +57,14 @@ GollyRule golly_rule_model(const RuleTree& tree, const Layout& layout);
 const std::vector<ParamInfo>& golly_params();
 RuleTree load_golly_rule_tree(const Params& params);
 
-// The rule file the parameters name: `file`, or `rule` looked up as DIR/RULE.rule in `dir`.
+// Where RULE.rule files are looked for, in order: the folders of `dir` (':' between them), then
+// data/rules under the current folder, $CELLGRAPH_DATA_DIR/rules, the installed rules and the
+// source tree's (so that a build runs from any folder).
+std::vector<std::string> golly_rule_folders(const Params& params);
+// The same folders as a message lists them: "a, b, c".
+std::string golly_rule_folders_text(const Params& params);
+// The rule file the parameters name: `file`, or `rule` looked up as RULE.rule in those
+// folders. Throws Error saying where it looked.
 std::string golly_rule_path(const Params& params);
 
 // True when the parameters suit this model and `rule` names a rule file, not a Life-like rule:

@@ -45,10 +45,7 @@ bool parse_whole(std::string_view text, std::uint64_t& value) {
   return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
-// A token as shown in a message, cut short so that a garbage line stays readable.
-std::string shown(std::string_view text) {
-  return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'");
-}
+std::string shown(std::string_view text) { return quoted_text(text); }
 
 // The lines of one section: from just after its @ line to the next line starting with '@'.
 class Section {
@@ -196,7 +193,7 @@ class TableReader {
       else
         states.push_back(state(item));
     }
-    if (states.empty()) s_.fail("variable " + std::string(name) + " has no states");
+    if (states.empty()) s_.fail("variable " + shown(name) + " has no states");
     variables_[std::string(name)] = std::move(states);  // a later definition replaces an earlier one, as in Golly
   }
 
@@ -271,7 +268,7 @@ class TreeReader {
   void read_parameter(std::string_view key, std::string_view value) {
     if (!tree_.depth.empty()) s_.fail(shown(key) + " must come before the first node");
     std::uint64_t n = 0;
-    if (!parse_whole(value, n)) s_.fail(std::string(key) + " must be a whole number, not " + shown(value));
+    if (!parse_whole(value, n)) s_.fail(printable_text(key) + " must be a whole number, not " + shown(value));
     if (key == "num_states") {
       if (n < 2 || n > kGollyMaxStates) s_.fail("num_states must be from 2 to 256, not " + std::string(value));
       tree_.num_states = std::uint32_t(n);
@@ -368,7 +365,8 @@ GollyRuleFile read_golly_rule(std::istream& in, const std::string& name) {
 
 GollyRuleFile read_golly_rule_file(const std::string& path) {
   std::ifstream in = detail::open_input(path);
-  return read_golly_rule(in, path);
+  return detail::naming_file_when_out_of_memory(path, [] { return std::size_t{0}; },
+                                                [&] { return read_golly_rule(in, path); });
 }
 
 }  // namespace cellgraph::models

@@ -33,7 +33,7 @@ struct Ising {
   static UpdateRule default_update() { return {UpdateMode::colored, 1.0}; }
   static Ising from_params(const ParamReader& read) {
     Ising model;
-    model.inverse_temperature = 1.0 / read.number("T", 1e-9, 1e9);
+    model.inverse_temperature = 1.0 / read.positive("T", 1e9);
     model.coupling = read.number("J", -1e9, 1e9);
     model.field = read.number("h", -1e9, 1e9);
     model.glauber = read.choice("dynamics", {"metropolis", "glauber"}) == 1;

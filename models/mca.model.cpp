@@ -32,7 +32,7 @@ const std::vector<ParamInfo> kMcaParams = {
 };
 
 double mca_radius(const ParamReader& read) {
-  return read.number("d", 1e-9, 1e9) * (1.0 + read.number("break", 0, 10));
+  return read.positive("d", 1e9) * (1.0 + read.number("break", 0, 10));
 }
 
 template <int D>
@@ -40,24 +40,24 @@ mca::Mca<D> mca_from(const Params& params, const Box& box) {
   const ParamReader read("mca", params, kMcaParams);
   mca::Mca<D> m;
   m.box = box;
-  m.diameter = read.number("d", 1e-9, 1e9);
-  m.mass = read.number("m", 1e-12, 1e12);
-  m.stiffness = read.number("k", 1e-12, 1e12);
+  m.diameter = read.positive("d", 1e9);
+  m.mass = read.positive("m", 1e12);
+  m.stiffness = read.positive("k", 1e12);
   m.contact_stiffness = read.number("kc", 0, 1e12);
   m.damping = read.number("damping", 0, 1e12);
-  m.dt = read.number("dt", 1e-12, 1e6);
+  m.dt = read.positive("dt", 1e6);
   m.half_dt = 0.5 * m.dt;
   const double strain = read.number("break", 0, 10);
   const double form = read.number("form", 0, 11);
   if (form > 1.0 + strain)
-    throw Error("model mca: form = " + std::to_string(form) + " must be at most 1 + break = " +
-                std::to_string(1.0 + strain) + ": a bond formed farther out would break at once");
+    throw Error("model mca: form = " + number_text(form) + " must be at most 1 + break = " + number_text(1.0 + strain) +
+                ": a bond formed farther out would break at once");
   // Stable for any packing within capacity: dt below 2 / omega_max, omega_max^2 at most
   // 2 K max(k, kc) / m (Gershgorin over the K bonds or contacts of a particle).
   const double omega2 = 2.0 * mca::bond_capacity(D) * std::max(m.stiffness, m.contact_stiffness) / m.mass;
   if (!(m.dt * std::sqrt(omega2) < 2.0))
-    throw Error("model mca: dt = " + std::to_string(m.dt) + " is too long for k, kc and m: velocity Verlet needs dt < " +
-                std::to_string(2.0 / std::sqrt(omega2)) + " here");
+    throw Error("model mca: dt = " + number_text(m.dt) + " is too long for k, kc and m: velocity Verlet needs dt < " +
+                number_text(2.0 / std::sqrt(omega2)) + " here");
   m.radius = mca_radius(read);
   m.break_r2 = cutoff_squared<double>(m.radius);  // the neighbor lists' own cutoff: a listed bond holds
   m.form_r2 = (form * m.diameter) * (form * m.diameter);
@@ -68,7 +68,7 @@ mca::Mca<D> mca_from(const Params& params, const Box& box) {
 mca::PlateSpec plate_from(const Params& params) {
   const ParamReader read("mca", params, kMcaParams);
   mca::PlateSpec spec;
-  spec.diameter = read.number("d", 1e-9, 1e9);
+  spec.diameter = read.positive("d", 1e9);
   spec.columns = read.whole("columns", 0, 1u << 30);
   spec.layers = read.whole("layers", 1, 1u << 20);
   spec.notch = read.number("notch", 0, 1);

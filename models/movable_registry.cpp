@@ -26,7 +26,7 @@ void insert(std::vector<MovableModelInfo>& models, MovableModelInfo info) {
   auto at = std::lower_bound(models.begin(), models.end(), info.name,
                              [](const MovableModelInfo& m, const std::string& name) { return m.name < name; });
   if (at != models.end() && at->name == info.name)
-    throw Error("two movable models are registered as '" + info.name + "': model names must be unique");
+    throw Error("two movable models are registered as " + quoted_text(info.name) + ": model names must be unique");
   models.insert(at, std::move(info));
 }
 

@@ -5,6 +5,20 @@
 #include "cellgraph/error.hpp"
 
 namespace cellgraph::models {
+namespace {
+
+// The option a parameter's value came from, as the CLI knows it: --rule, or --param NAME=VALUE.
+std::string option_name(const std::string& parameter) {
+  return parameter == "rule" ? "rule" : "param " + parameter;
+}
+
+}  // namespace
+
+std::string number_text(double x) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(x);
+}
 
 ParamReader::ParamReader(const std::string& model, const Params& params, const std::vector<ParamInfo>& known)
     : model_(model), params_(params), known_(known) {
@@ -16,8 +30,8 @@ ParamReader::ParamReader(const std::string& model, const Params& params, const s
       names += (names.empty() ? "" : ", ") + p.name;
     }
     if (!listed)
-      throw Error("model " + model + " has no parameter '" + name + "'" +
-                  (names.empty() ? " (it takes none)" : " (it takes: " + names + ")"));
+      throw OptionError(option_name(name), "model " + model + " has no parameter " + quoted_text(name) +
+                                               (names.empty() ? " (it takes none)" : " (it takes: " + names + ")"));
   }
 }
 
@@ -25,7 +39,7 @@ std::string ParamReader::text(const std::string& name) const {
   if (auto it = params_.find(name); it != params_.end()) return it->second;
   for (const ParamInfo& p : known_)
     if (p.name == name) return p.default_value;
-  throw Error("model " + model_ + ": no parameter '" + name + "'");  // a bug in the model's list
+  throw Error("model " + model_ + ": no parameter " + quoted_text(name));  // a bug in the model's list
 }
 
 double ParamReader::number(const std::string& name, double low, double high) const {
@@ -34,8 +48,19 @@ double ParamReader::number(const std::string& name, double low, double high) con
   const char* last = value.data() + value.size();
   auto [end, ec] = std::from_chars(value.data(), last, x);
   if (value.empty() || ec != std::errc() || end != last || !(x >= low && x <= high))
-    throw Error("model " + model_ + ": " + name + " must be a number from " + std::to_string(low) + " to " +
-                std::to_string(high) + ", not '" + value + "'");
+    throw OptionError(option_name(name), "model " + model_ + ": " + name + " must be a number from " +
+                                             number_text(low) + " to " + number_text(high) + ", not " + quoted_text(value));
+  return x;
+}
+
+double ParamReader::positive(const std::string& name, double high) const {
+  const std::string value = text(name);
+  double x = 0;
+  const char* last = value.data() + value.size();
+  auto [end, ec] = std::from_chars(value.data(), last, x);
+  if (value.empty() || ec != std::errc() || end != last || !(x > 0 && x <= high))
+    throw OptionError(option_name(name), "model " + model_ + ": " + name + " must be a number above 0, at most " +
+                                             number_text(high) + ", not " + quoted_text(value));
   return x;
 }
 
@@ -45,8 +70,9 @@ std::uint32_t ParamReader::whole(const std::string& name, std::uint32_t low, std
   const char* last = value.data() + value.size();
   auto [end, ec] = std::from_chars(value.data(), last, x);
   if (value.empty() || ec != std::errc() || end != last || x < low || x > high)
-    throw Error("model " + model_ + ": " + name + " must be a whole number from " + std::to_string(low) + " to " +
-                std::to_string(high) + ", not '" + value + "'");
+    throw OptionError(option_name(name), "model " + model_ + ": " + name + " must be a whole number from " +
+                                             std::to_string(low) + " to " + std::to_string(high) + ", not " +
+                                             quoted_text(value));
   return x;
 }
 
@@ -57,7 +83,8 @@ std::size_t ParamReader::choice(const std::string& name, const std::vector<std::
     if (choices[i] == value) return i;
     listed += (i ? ", " : "") + choices[i];
   }
-  throw Error("model " + model_ + ": " + name + " must be one of " + listed + ", not '" + value + "'");
+  throw OptionError(option_name(name),
+                    "model " + model_ + ": " + name + " must be one of " + listed + ", not " + quoted_text(value));
 }
 
 }  // namespace cellgraph::models

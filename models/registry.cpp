@@ -27,7 +27,7 @@ void insert_model(std::vector<ModelInfo>& models, ModelInfo info) {
   auto at = std::lower_bound(models.begin(), models.end(), info.name,
                              [](const ModelInfo& m, const std::string& name) { return m.name < name; });
   if (at != models.end() && at->name == info.name)
-    throw Error("two models are registered as '" + info.name + "': model names must be unique");
+    throw Error("two models are registered as " + quoted_text(info.name) + ": model names must be unique");
   models.insert(at, std::move(info));
 }
 
@@ -53,7 +53,7 @@ const ModelInfo& find_model(const std::string& name) {
     if (m.name == name) return m;
     known += (known.empty() ? "" : ", ") + m.name;
   }
-  throw Error("unknown model '" + name + "' (known: " + known + ")");
+  throw Error("unknown model " + quoted_text(name) + " (known: " + known + ")");
 }
 
 }  // namespace cellgraph::models

@@ -48,10 +48,11 @@ void parse_rule_number(const std::string& text, RuleNumberWords& bits) {
       l = std::uint32_t(x);
       carry = x >> 32;
     }
-    if (carry && !malformed) throw Error("model rulenumber: rule " + text + " is too large (at most 2^512 - 1)");
+    if (carry && !malformed)
+      throw Error("model rulenumber: rule " + printable_text(text) + " is too large (at most 2^512 - 1)");
   }
   if (malformed)
-    throw Error("model rulenumber: rule must be a whole number, decimal or hex (0x...), not '" + text + "'");
+    throw Error("model rulenumber: rule must be a whole number, decimal or hex (0x...), not " + quoted_text(text));
   for (std::uint32_t w = 0; w < kRuleNumberBits / 64; ++w)
     bits[w] = limb[2 * w] | std::uint64_t(limb[2 * w + 1]) << 32;
 }

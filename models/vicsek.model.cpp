@@ -161,13 +161,13 @@ Vicsek<D> vicsek_from(const Params& params, const Box& box) {
   Vicsek<D> m;
   m.box = box;
   m.eta = read.number("eta", 0, 2 * kPi);
-  m.radius = read.number("r", 1e-9, 1e9);
+  m.radius = read.positive("r", 1e9);
   double shortest = box.length[0];
   for (int a = 1; a < D; ++a) shortest = std::min(shortest, box.length[a]);
   m.speed = read.number("v0", 0, 1e9);
   if (!(m.speed < shortest))
-    throw Error("model vicsek: v0 = " + std::to_string(m.speed) + " must be below the box's shortest side (" +
-                std::to_string(shortest) + ")");
+    throw Error("model vicsek: v0 = " + number_text(m.speed) + " must be below the box's shortest side (" +
+                number_text(shortest) + ")");
   m.cap_cos = portable_cos(0.5 * m.eta);
   return m;
 }
@@ -220,7 +220,7 @@ MovableModelInfo vicsek_model_info() {
     const ParamReader read("vicsek", params, kVicsekParams);  // refuses unknown parameters
     return vicsek_initial_state(box, particles, seed);
   };
-  info.radius = [](const Params& params) { return ParamReader("vicsek", params, kVicsekParams).number("r", 1e-9, 1e9); };
+  info.radius = [](const Params& params) { return ParamReader("vicsek", params, kVicsekParams).positive("r", 1e9); };
   info.point_arrays = [](int dims) { return std::vector<PointArray>{{"heading", dims, dims}}; };
   return info;
 }

@@ -160,6 +160,15 @@ bool all(bool yes) {
   return value != 0;
 }
 
+void agree(const std::string& what, const std::string& mine, const Difference& differ) {
+  if (size() == 1) return;
+  const std::vector<std::string> each = all_gather(mine);
+  for (std::size_t r = 1; r < each.size(); ++r)
+    if (each[r] != each[0])
+      throw RanksDisagree("ranks disagree on " + what + ": rank " + std::to_string(r) + " " +
+                          (differ ? differ(each[r], each[0]) : "has " + each[r] + ", rank 0 has " + each[0]));
+}
+
 std::string host_name() {
   if (!initialized()) return "";
   char name[MPI_MAX_PROCESSOR_NAME];

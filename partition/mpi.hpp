@@ -5,9 +5,11 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "cellgraph/error.hpp"
 #include "cellgraph/halo.hpp"
 
 namespace cellgraph::mpi {
@@ -49,6 +51,19 @@ void barrier();
 std::vector<std::string> all_gather(const std::string& mine);
 // True when every rank passes true.
 bool all(bool yes);
+
+// Ranks that were started differently: thrown alike on every rank, so that the job ends
+// cleanly with one message (rank 0's) instead of hanging in a collective.
+class RanksDisagree : public Error {
+ public:
+  using Error::Error;
+};
+// Every rank passes its value of `what` ("the command line", "the --graph file"); throws
+// RanksDisagree on every rank when some rank's differs from rank 0's: "ranks disagree on WHAT:
+// rank R <differ(rank R's, rank 0's)>", by default "has THEIRS, rank 0 has OURS". A no-op
+// without MPI.
+using Difference = std::function<std::string(const std::string& theirs, const std::string& rank0s)>;
+void agree(const std::string& what, const std::string& mine, const Difference& differ = nullptr);
 // The name of this process's host (MPI_Get_processor_name; "" without MPI).
 std::string host_name();
 

@@ -94,9 +94,10 @@ std::vector<std::uint32_t> read_partition(const std::string& path, VertexId vert
     ++sizes[p];
     part.push_back(std::uint32_t(p));
   }
+  // Reported at the last line, where the missing part ids would have followed.
   if (part.size() != vertices)
-    reader.fail_at(0, "expected one part id per vertex (" + std::to_string(vertices) + "), found " +
-                          std::to_string(part.size()));
+    reader.fail("the file ends after " + std::to_string(part.size()) + (part.size() == 1 ? " part id" : " part ids") +
+                "; expected one per vertex (" + std::to_string(vertices) + ")");
   for (std::uint32_t p = 0; p < parts; ++p)
     if (sizes[p] == 0) reader.fail_at(0, "part " + std::to_string(p) + " of " + std::to_string(parts) + " is empty");
   return part;

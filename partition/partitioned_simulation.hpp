@@ -35,6 +35,7 @@ class PartitionedSimulation final : public Simulation {
     return part_->observable_values(sums, vertices);
   }
   std::vector<std::vector<std::uint8_t>> export_state() const override;
+  std::vector<std::uint32_t> variable_widths() const override { return part_->variable_widths(); }
   void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override;
 
  private:

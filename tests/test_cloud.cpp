@@ -327,9 +327,10 @@ TEST_CASE("cloud: cellgraph run writes statistics, VTK with every variable, a to
   const double active = std::stod(row.substr(row.rfind(',') + 1));
   CHECK(std::abs(active - 0.5 * 1048576) < 5 * std::sqrt(0.25 * 1048576));
 
-  for (auto [args, message] : {std::pair{"--model cloud --grid 16x16", "neighborhood 'cloud' needs a 3D grid"},
-                               std::pair{"--model cloud --grid 8x8x8 --boundary fixed:1", "fixed:0 (open)"},
-                               std::pair{"--model cloud --grid 8x8x8 --param q=1", "has no parameter 'q'"}}) {
+  for (const auto& entry : {std::pair{"--model cloud --grid 16x16", "neighborhood 'cloud' needs a 3D grid"},
+                            std::pair{"--model cloud --grid 8x8x8 --boundary fixed:1", "fixed:0 (open)"},
+                            std::pair{"--model cloud --grid 8x8x8 --param q=1", "has no parameter 'q'"}}) {
+    const char *args = entry.first, *message = entry.second;  // clang 14 cannot capture bindings
     auto bad = test::run_cli(std::string("run --backend cpu --steps 1 ") + args);
     INFO(args, " -> ", bad.out);
     CHECK(bad.status == 1);

@@ -453,7 +453,7 @@ TEST_CASE("graph files: state files") {
     }
     return std::string("(no error)");
   };
-  CHECK(error_of_states("1\n2\n", 3) == ":0: expected one state per vertex (3), found 2");
+  CHECK(error_of_states("1\n2\n", 3) == ":2: the file ends after 2 states; expected one per vertex (3)");
   CHECK(error_of_states("1\n# c\n2\n3\n", 2) == ":4: more states than vertices (2)");
   CHECK(error_of_states("1\nx\n", 2) == ":2: state 'x' is not a non-negative integer");
   CHECK(error_of_states("-1\n", 1) == ":1: state '-1' is not a non-negative integer");

@@ -391,8 +391,8 @@ TEST_CASE("mca: parameters and plates that cannot be honoured are refused") {
     INFO(message);
     CHECK_THROWS_WITH_AS(make_mca(run), doctest::Contains(message.c_str()), Error);
   };
-  refused({{"form", "1.2"}, {"break", "0.1"}}, "form = 1.200000 must be at most 1 + break");
-  refused({{"dt", "0.7"}}, "dt = 0.700000 is too long");
+  refused({{"form", "1.2"}, {"break", "0.1"}}, "form = 1.2 must be at most 1 + break");
+  refused({{"dt", "0.7"}}, "dt = 0.7 is too long");
   refused({{"kc", "50"}, {"dt", "0.1"}}, "is too long");
   refused({{"layers", "2"}}, "layers is for 3D plates");
   refused({{"columns", "4"}, {"grip", "2"}}, "leave nothing between two grips");

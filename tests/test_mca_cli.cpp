@@ -60,8 +60,8 @@ TEST_CASE("cli: MCA runs refuse parameters and plates they cannot honour, and wr
   struct Case {
     std::string args, message;
   } cases[] = {
-      {"--particles 500 --box 60x40 --param form=1.5", "form = 1.500000 must be at most 1 + break"},
-      {"--particles 500 --box 60x40 --param dt=1", "dt = 1.000000 is too long"},
+      {"--particles 500 --box 60x40 --param form=1.5", "form = 1.5 must be at most 1 + break"},
+      {"--particles 500 --box 60x40 --param dt=1", "dt = 1 is too long"},
       {"--particles 5000 --box 60x40", "give a larger --box"},
       {"--particles 500 --box 60x40 --param layers=3", "layers is for 3D plates"},
       {"--particles 500 --box 60x40 --param spring=2", "has no parameter 'spring'"},

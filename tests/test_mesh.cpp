@@ -421,7 +421,8 @@ TEST_CASE("mesh: malformed Gmsh files") {
       "\n$EndMeshFormat\n$Nodes\n" + bytes_of(std::vector<std::uint64_t>{1, 5, 1, 5}) +
       bytes_of(std::vector<std::int32_t>{2, 1, 0}) + bytes_of(std::vector<std::uint64_t>{5}) +
       bytes_of(std::vector<std::uint64_t>{1, 2});
-  CHECK(error_of("b.msh", binary) == "b.msh:6: the file ends inside $Nodes");
+  CHECK(error_of("b.msh", binary) ==
+        "b.msh:6: the file ends inside $Nodes (at byte " + std::to_string(binary.size()) + ")");
 }
 
 TEST_CASE("mesh: malformed METIS meshes") {

@@ -191,7 +191,8 @@ TEST_CASE("partition: .part files are read back as written, bad ones name the fi
   };
   CHECK(error_of("0\n1\n3\n", 3, 3).find("bad.part:3: part id 3 is out of range 0..2") != std::string::npos);
   CHECK(error_of("0\n1\n1\n0\n", 3, 2).find("bad.part:4: more lines than vertices (3)") != std::string::npos);
-  CHECK(error_of("0\n1\n", 3, 2).find("one part id per vertex (3), found 2") != std::string::npos);
+  CHECK(error_of("0\n1\n", 3, 2).find("bad.part:2: the file ends after 2 part ids; expected one per vertex (3)") !=
+        std::string::npos);
   CHECK(error_of("0\n0\n2\n", 3, 3).find("part 1 of 3 is empty") != std::string::npos);
   CHECK(error_of("0\nx\n1\n", 3, 2).find("bad.part:2:") != std::string::npos);
   CHECK(error_of("0 1\n1\n", 2, 2).find("bad.part:1: expected one part id per line") != std::string::npos);

@@ -116,7 +116,7 @@ TEST_SUITE("mpi") {
     CHECK((too_many.out.find("(rank 0 of 2)") != std::string::npos || too_many.out.find("(rank 1 of 2)") != std::string::npos));
     const CommandResult short_file = run_cli_ranks(3, run + dir.write("short.part", "0\n1\n2\n"));
     CHECK(short_file.status != 0);
-    CHECK(short_file.out.find("expected one part id per vertex (24), found 3") != std::string::npos);
+    CHECK(short_file.out.find("the file ends after 3 part ids; expected one per vertex (24)") != std::string::npos);
     std::string two_of_three;
     for (int v = 0; v < 24; ++v) two_of_three += std::to_string(v % 2) + "\n";
     const CommandResult empty_part = run_cli_ranks(3, run + dir.write("empty.part", two_of_three));
@@ -127,14 +127,15 @@ TEST_SUITE("mpi") {
 
   TEST_CASE("mpirun: a rank that fails ends the job, naming the rank" * doctest::skip(!have_mpirun())) {
     ScratchDir dir;
-    // Only rank 1 finds the state file missing: the other ranks must not wait for it.
+    // Only rank 1 finds the state file missing (its working folder has none): the other ranks
+    // must not wait for it.
     std::string zeros;
     for (int v = 0; v < 24; ++v) zeros += "0\n";
-    const std::string states = dir.write("states.txt", zeros);
-    const CommandResult r = run_command(mpirun_prefix() + " -np 1 " + cli_path() +
-                                        " run --grid 6x4 --steps 2 --backend cpu --states " + states + " : -np 1 " +
-                                        cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states " +
-                                        dir / "missing.txt");
+    std::filesystem::create_directories(dir / "empty");
+    dir.write("states.txt", zeros);
+    const std::string run = cli_path() + " run --grid 6x4 --steps 2 --backend cpu --states states.txt";
+    const CommandResult r = run_command(mpirun_prefix() + " -np 1 -wdir " + dir.path().string() + " " + run +
+                                        " : -np 1 -wdir " + dir / "empty" + " " + run);
     CHECK(r.status != 0);
     CHECK(r.status != 124);  // not ended by the timeout: no hang
     CHECK(r.out.find("(rank 1 of 2): error:") != std::string::npos);

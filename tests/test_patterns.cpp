@@ -231,7 +231,8 @@ TEST_CASE("patterns: gosper on a 64x64 torus loses 4 cells, the centred one none
 
 TEST_CASE("patterns: placement puts Golly's (0, 0) at grid (W/2, H/2), row-major") {
   const Pattern p = rle("#CXRLE Pos=-1,-2\nx = 1, y = 1\nC!\n");  // one state-3 cell at (-1,-2)
-  for (const auto& [width, height] : {std::pair{5, 5}, {4, 6}, {7, 5}}) {
+  for (const auto& size : {std::pair{5, 5}, {4, 6}, {7, 5}}) {
+    const int width = size.first, height = size.second;  // clang 14 cannot capture bindings
     CAPTURE(width);
     CAPTURE(height);
     const GridSpec grid = grid_2d(width, height);
@@ -263,8 +264,9 @@ TEST_CASE("patterns: placement agrees with bgolly on small bounded planes") {
     if (std::string(sample.rule).starts_with("R")) continue;
     const std::string path = kPatterns + sample.path;
     const Pattern p = read_pattern_file(path);
-    for (const auto& [width, height] : {std::pair{1, 1}, {2, 3}, {3, 2}, {4, 4}, {5, 7}, {8, 8},
-                                       {13, 6}, {20, 20}, {33, 17}, {64, 64}}) {
+    for (const auto& size : {std::pair{1, 1}, {2, 3}, {3, 2}, {4, 4}, {5, 7}, {8, 8},
+                             {13, 6}, {20, 20}, {33, 17}, {64, 64}}) {
+      const int width = size.first, height = size.second;  // clang 14 cannot capture bindings
       CAPTURE(sample.path);
       CAPTURE(width);
       CAPTURE(height);
@@ -500,8 +502,9 @@ TEST_CASE("patterns: write_rle writes Golly's RLE") {
 
 TEST_CASE("patterns: write_rle then read_rle gives the same cells at the same places") {
   std::mt19937 random(20240611);
-  for (const auto& [width, height] :
+  for (const auto& size :
        {std::pair{37, 23}, {1, 1}, {2, 2}, {23, 37}, {64, 64}, {101, 3}, {1, 50}}) {
+    const int width = size.first, height = size.second;  // clang 14 cannot capture bindings
     for (const std::uint32_t num_states : {2u, 3u, 30u, 256u}) {
       for (const BoundaryKind boundary : {BoundaryKind::periodic, BoundaryKind::fixed}) {
         CAPTURE(width);
@@ -529,7 +532,8 @@ TEST_CASE("patterns: bgolly reads what write_rle writes, at the same place") {
   }
   std::mt19937 random(7);
   const std::string file = temp_file("written.rle");
-  for (const auto& [width, height] : {std::pair{37, 23}, {23, 37}, {8, 5}, {1, 1}}) {
+  for (const auto& size : {std::pair{37, 23}, {23, 37}, {8, 5}, {1, 1}}) {
+    const int width = size.first, height = size.second;  // clang 14 cannot capture bindings
     for (const std::uint32_t num_states : {2u, 30u}) {
       CAPTURE(width);
       CAPTURE(height);
@@ -547,8 +551,9 @@ TEST_CASE("patterns: bgolly reads what write_rle writes, at the same place") {
             static_cast<long long>(std::count_if(states.begin(), states.end(),
                                                  [](std::uint32_t s) { return s != 0; })));
       // Cropping planes smaller than the grid tell where Golly put the cells.
-      for (const auto& [crop_width, crop_height] :
+      for (const auto& crop :
            {std::pair{width / 2, height / 2}, {width - 1, height}, {width, height - 3}}) {
+        const int crop_width = crop.first, crop_height = crop.second;  // clang 14 cannot capture bindings
         if (crop_width < 1 || crop_height < 1) continue;
         CAPTURE(crop_width);
         CAPTURE(crop_height);

@@ -14,6 +14,10 @@ namespace cellgraph {
 
 enum class BackendKind { cpu, cuda };
 
+// The most steps a run reaches: random numbers are keyed by a 32-bit step (CellContext), and
+// the CUDA backend counts steps in 32 bits.
+inline constexpr std::uint64_t kMaxSteps = 0xFFFFFFFFu;
+
 // Whether the CUDA backend gathers a model's one-bit signals from packed words (model.hpp):
 // automatic uses them on layouts large enough to gain.
 enum class SignalPacking { automatic, always, never };
@@ -92,6 +96,8 @@ class Simulation {
   // Everything a restart needs: every state variable of every vertex, in user order, one byte
   // array per variable (sizeof(variable) bytes per vertex), and the step to continue from.
   virtual std::vector<std::vector<std::uint8_t>> export_state() const = 0;
+  // Bytes per vertex of each variable: the sizes export_state() holds, on every rank.
+  virtual std::vector<std::uint32_t> variable_widths() const = 0;
   virtual void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) = 0;
 
   // Keeps `resource` alive as long as the simulation: what a model's TableRef points at on the

@@ -14,9 +14,9 @@ UpdateRule parse_update_rule(const std::string& text) {
     auto [end, ec] = std::from_chars(first, last, alpha);
     if (ec == std::errc() && end == last && first != last && alpha > 0 && alpha <= 1)
       return {UpdateMode::alpha_asynchronous, alpha};
-    throw Error("update rule '" + text + "': alpha must be a number in (0, 1]");
+    throw Error("update rule " + quoted_text(text) + ": alpha must be a number in (0, 1]");
   }
-  throw Error("unknown update rule '" + text + "' (sync, colored, alpha:A)");
+  throw Error("unknown update rule " + quoted_text(text) + " (sync, colored, alpha:A)");
 }
 
 std::string update_rule_text(const UpdateRule& rule) {

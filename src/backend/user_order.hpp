@@ -77,4 +77,12 @@ void for_each_variable(F&& f) {
   for_each_index(f, std::make_integer_sequence<int, Vars::count>{});
 }
 
+// Bytes per vertex of each variable of Vars (Simulation::variable_widths).
+template <class Vars>
+std::vector<std::uint32_t> widths_of() {
+  std::vector<std::uint32_t> widths;
+  for_each_variable<Vars>([&](auto i) { widths.push_back(sizeof(typename Vars::template type<decltype(i)::value>)); });
+  return widths;
+}
+
 }  // namespace cellgraph

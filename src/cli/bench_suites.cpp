@@ -82,7 +82,7 @@ std::vector<BenchCase> bench_suite(const std::string& name, std::vector<std::str
     return cases;
   }
   if (name == "metis") return metis_sample_cases(notes);
-  throw Error("unknown suite '" + name + "' (quick, standard, gpu, metis)");
+  throw Error("unknown suite " + quoted_text(name) + " (quick, standard, gpu, metis)");
 }
 
 double host_copy_bandwidth(int threads) {

@@ -5,10 +5,12 @@
 #include <charconv>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cellgraph/error.hpp"
 #include "cellgraph/layout.hpp"
 #include "cellgraph/partition.hpp"
 #include "cellgraph/simulation.hpp"
@@ -103,5 +105,25 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
 // "file:line".
 bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
                    po::variables_map& vm);
+
+// Where an option's value came from a config file: none for the command line and defaults.
+// `option` is its name ("boundary"); for --param, "param NAME".
+struct ConfigOrigin {
+  std::string file;
+  std::size_t line;
+};
+std::optional<ConfigOrigin> config_origin(const po::variables_map& vm, const std::string& option);
+
+// Runs `body`, which turns options into settings; an OptionError about an option whose value
+// came from the config file becomes a ParseError at that file's line. Flags keep their message.
+template <class Body>
+auto naming_config_origin(const po::variables_map& vm, Body body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const OptionError& e) {
+    if (const auto origin = config_origin(vm, e.option())) throw ParseError(origin->file, origin->line, e.what());
+    throw;
+  }
+}
 
 }  // namespace cellgraph::cli

@@ -22,7 +22,9 @@
 
 #include "cellgraph/dense/automaton.hpp"
 #include "cellgraph/error.hpp"
+#include "cellgraph/memory_budget.hpp"
 #include "cellgraph/source/pattern.hpp"
+#include "cellgraph/source/source.hpp"
 #include "models/cloud.hpp"
 #include "src/cli/bench_support.hpp"
 #include "src/cli/cli.hpp"
@@ -93,7 +95,7 @@ void read_cloud_case(const po::variables_map& vm, Case& c) {
   if (vm.count("param"))
     for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
       const auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not '" + kv + "'");
+      if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not " + quoted_text(kv));
       params[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
   for (const auto& [name, value] : params) text += " " + name + "=" + value;
@@ -110,7 +112,7 @@ Case read_case(const po::variables_map& vm) {
   if (!vm.count("grid")) throw Error("--grid WxH is required (the pattern goes on it)");
   c.grid.size = parse_grid_size(vm["grid"].as<std::string>(), &c.grid.dims);
   const std::string model = vm["model"].as<std::string>();
-  if (model != "lifelike" && model != "cloud") throw Error("--model: compare runs lifelike or cloud, not '" + model + "'");
+  if (model != "lifelike" && model != "cloud") throw Error("--model: compare runs lifelike or cloud, not " + quoted_text(model));
   const bool cloud = model == "cloud";
   if (!cloud && vm.count("param")) throw Error("--param applies to --model cloud (lifelike rules come by --rule)");
   c.grid.boundary = parse_boundary(cloud && vm["boundary"].defaulted() ? "open" : vm["boundary"].as<std::string>());
@@ -120,7 +122,7 @@ Case read_case(const po::variables_map& vm) {
   c.neighborhood_name = neighborhood;
   if (neighborhood == "moore") c.shape.neighborhood = Neighborhood::moore;
   else if (neighborhood == "vonneumann") c.shape.neighborhood = Neighborhood::von_neumann;
-  else throw Error("--neighborhood: the dense kernels run moore or vonneumann (range 1), not '" + neighborhood + "'");
+  else throw Error("--neighborhood: the dense kernels run moore or vonneumann (range 1), not " + quoted_text(neighborhood));
   c.grid.stencil = c.shape.neighborhood == Neighborhood::moore ? moore_stencil(c.grid.dims, 1)
                                                                : von_neumann_stencil(c.grid.dims, 1);
   c.shape.edge = c.grid.boundary.kind == BoundaryKind::periodic ? Edge::periodic
@@ -149,7 +151,12 @@ Case read_case(const po::variables_map& vm) {
                                                         : "B3/S23";
   c.elementary = parse_elementary_rule(c.rule_name, c.wolfram);
   if (c.elementary && c.grid.dims != 1) throw Error("elementary rules (" + c.rule_name + ") run on 1D grids");
-  if (!c.elementary) c.life = parse_life_rule(c.rule_name);
+  try {
+    if (!c.elementary) c.life = parse_life_rule(c.rule_name);
+  } catch (const Error& e) {  // a pattern's own rule is reported at its line
+    if (vm.count("rule") || !c.pattern) throw;
+    throw ParseError(vm["pattern"].as<std::string>(), c.pattern->rule_line, e.what());
+  }
   return c;
 }
 
@@ -189,7 +196,7 @@ std::vector<Entry> make_entries(const Case& c, const std::string& list, Device d
   std::stringstream in(list);
   for (std::string kind; std::getline(in, kind, ',');) {
     if (kind != "graph" && kind != "byte" && kind != "bitpacked")
-      throw Error("--kernels: unknown kernel '" + kind + "' (graph, byte, bitpacked)");
+      throw Error("--kernels: unknown kernel " + quoted_text(kind) + " (graph, byte, bitpacked)");
     if (c.cloud) {
       if (kind == "byte") notes.push_back("byte: skipped: the cloud model runs on the graph engine and the bit-packed kernel");
       else if (kind == "graph") entries.push_back({kind, make_graph_cloud_automaton(device, c.shape, c.cloud_rule, options.threads)});
@@ -321,7 +328,7 @@ int compare_command(const Args& args) {
   if (every == 0) throw Error("--check-every must be at least 1");
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
-    throw Error("--backend must be cpu, cuda or auto, not '" + backend + "'");
+    throw Error("--backend must be cpu, cuda or auto, not " + quoted_text(backend));
   const bool gpu = backend == "cuda" || (backend == "auto" && cuda_device_available());
   KernelOptions options;
   options.threads = vm["threads"].as<int>();
@@ -332,6 +339,10 @@ int compare_command(const Args& args) {
   if (vm["golly"].as<bool>() && (c.elementary || !c.life.two_state() || c.grid.dims != 2))
     throw Error("--golly runs two-state Life-like rules on 2D grids (bgolly's QuickLife)");
 
+  // The graph engine holds the grid's compiled layout; the dense kernels start from a byte a cell.
+  if (vm["kernels"].as<std::string>().find("graph") != std::string::npos) check_grid_memory(c.grid);
+  else check_memory(2 * c.grid.cell_count(), "--grid " + vm["grid"].as<std::string>() + " (" +
+                                                std::to_string(c.grid.cell_count()) + " cells)");
   std::vector<std::string> notes;
   std::vector<Entry> entries = make_entries(c, vm["kernels"].as<std::string>(), gpu ? Device::cuda : Device::cpu,
                                             options, vm["golly"].as<bool>(), notes);

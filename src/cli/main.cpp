@@ -1,10 +1,15 @@
 // cellgraph: cellular automata on graphs and grids. Library errors and bad options become a
 // message on stderr and exit status 1; an unknown command exits with 2.
 #include <exception>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <iostream>
 #include <map>
 
+#include "cellgraph/digest.hpp"
 #include "cellgraph/error.hpp"
+#include "cellgraph/interrupt.hpp"
 #include "partition/mpi.hpp"
 #include "src/cli/cli.hpp"
 
@@ -22,6 +27,46 @@ constexpr const char* kUsage =
     "  models    list the registered models and their parameters\n"
     "  partition split a source into parts (METIS k-way or blocks) for partitioned runs: mpirun -np N cellgraph run\n"
     "  perfmodel the performance model: measure timings, fit them, validate, predict a run's time and GPU count\n";
+
+// The option (with its value) that token i of `words` belongs to, quoted: "'--steps 200'".
+std::string option_at(const std::vector<std::string>& words, std::size_t i) {
+  if (i >= words.size()) return "nothing there";
+  const bool is_value = words[i].rfind("--", 0) != 0 && i > 0 && words[i - 1].rfind("--", 0) == 0;
+  const std::size_t first = is_value ? i - 1 : i;
+  std::string text = words[first];
+  if (first + 1 < words.size() && words[first + 1].rfind("--", 0) != 0 && words[first].find('=') == std::string::npos)
+    text += " " + words[first + 1];
+  return cellgraph::quoted_text(text);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Ranks started with other arguments (or another --config file) would run different jobs and
+// wait for each other forever: they agree on the command line first.
+void agree_on_arguments(const std::string& command, const cellgraph::cli::Args& args) {
+  std::string text = command;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    text += "\n" + args[i];
+    const bool config = args[i] == "--config" && i + 1 < args.size();
+    if (config || args[i].rfind("--config=", 0) == 0) {
+      std::ifstream in(config ? args[i + 1] : args[i].substr(9), std::ios::binary);
+      const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      text += "\n(--config content: " + std::to_string(content.size()) + " bytes, CRC-32 " +
+              cellgraph::hex32(cellgraph::crc32_of(content)) + ")";
+    }
+  }
+  cellgraph::mpi::agree("the command line", text, [](const std::string& theirs, const std::string& ours) {
+    const std::vector<std::string> a = lines_of(theirs), b = lines_of(ours);
+    std::size_t i = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+    return "was started with " + option_at(a, i) + " where rank 0 has " + option_at(b, i);
+  });
+}
 
 }  // namespace
 
@@ -52,9 +97,15 @@ int main(int argc, char** argv) {
   auto report = [&](const std::string& what) { std::cerr << (who + ": " + what + "\n") << std::flush; };
   try {
     mpi::Session session(&argc, &argv);
+    cellgraph::install_interrupt_handlers();  // after MPI's own
     if (mpi::size() > 1) who += " (rank " + std::to_string(mpi::rank()) + " of " + std::to_string(mpi::size()) + ")";
     try {
-      return it->second(Args(argv + 2, argv + argc));
+      const Args args(argv + 2, argv + argc);
+      agree_on_arguments(command, args);
+      return it->second(args);
+    } catch (const mpi::RanksDisagree& e) {  // every rank throws it: rank 0 speaks, all end cleanly
+      if (mpi::rank() == 0) report(std::string("error: ") + e.what());
+      return 1;
     } catch (const cellgraph::Error& e) {
       report(std::string("error: ") + e.what());
     } catch (const std::bad_alloc&) {

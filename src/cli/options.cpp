@@ -1,57 +1,139 @@
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/memory_budget.hpp"
+#include "cellgraph/source/generators.hpp"
 #include "src/cli/cli.hpp"
 
 namespace cellgraph::cli {
 namespace {
 
+// Where vm keeps the origins of the options read from a config file (Boost lets a program
+// keep values of its own in a variables_map; no option can have this name). Stored as a
+// default, so that code looking for options the user gave passes over it.
+constexpr const char* kConfigOrigins = "<config file origins>";
+using ConfigOrigins = std::map<std::string, ConfigOrigin>;
+
+std::string trimmed(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t\r"));
+  s.erase(s.find_last_not_of(" \t\r") + 1);
+  return s;
+}
+
+// The key an option's line is known by in a config file: its name, or for --param (which
+// repeats, one NAME each) "param NAME".
+std::string origin_key(const std::string& key, const std::string& value) {
+  return key == "param" ? "param " + value.substr(0, value.find('=')) : key;
+}
+
+// Whether the option may be given more than once (Boost refuses a second value of a scalar).
+bool repeatable(const po::options_description& desc, const std::string& key) {
+  try {
+    po::variables_map scratch;
+    po::store(po::command_line_parser(Args{"--" + key + "=0", "--" + key + "=1"}).options(desc).run(), scratch);
+    return true;
+  } catch (const po::error&) {
+    return false;
+  }
+}
+
+struct ConfigLine {
+  std::string key, value;
+  std::size_t line;
+  bool flag;  // an on/off option: no value
+};
+
+// One "key = value" line, checked against `desc` on its own so that errors name the line.
+// Returns false for a line with no option (a comment, a section, a flag set to false).
+bool read_config_line(const std::string& path, std::size_t number, const std::string& line,
+                      const po::options_description& desc, ConfigLine& out) {
+  const auto first = line.find_first_not_of(" \t\r");
+  if (first == std::string::npos || line[first] == '#' || line[first] == ';' || line[first] == '[') return false;
+  const auto eq = line.find('=');
+  if (eq == std::string::npos) throw ParseError(path, number, "expected 'key = value'");
+  const std::string key = trimmed(line.substr(0, eq)), value = trimmed(line.substr(eq + 1));
+  if (key.empty()) throw ParseError(path, number, "expected 'key = value': the key is missing");
+  if (key == "config") throw ParseError(path, number, "config files cannot include others");
+  const po::option_description* known = desc.find_nothrow(key, false);
+  if (!known)
+    throw ParseError(path, number,
+                     "unknown key " + quoted_text(key) + " (keys are the command's options without dashes; see --help)");
+  // On/off flags take true/false (yes/no, 1/0) in a file.
+  const bool flag = known->semantic()->max_tokens() == 0;
+  if (flag) {
+    if (value == "false" || value == "no" || value == "0") return false;
+    if (value != "true" && value != "yes" && value != "1")
+      throw ParseError(path, number, quoted_text(key) + " is on or off: true or false, not " + quoted_text(value));
+  }
+  const Args one_option = flag ? Args{"--" + key} : Args{"--" + key + "=" + value};
+  try {
+    po::variables_map one;
+    po::store(po::command_line_parser(one_option).options(desc).run(), one);
+  } catch (const po::error&) {
+    throw ParseError(path, number, quoted_text(value) + " is not a value " + key + " takes (see --help)");
+  }
+  out = {key, value, number, flag};
+  return true;
+}
+
 // INI files mirror the flags: "key = value" per line, '#' or ';' comments, [sections] ignored
-// (so one file can hold several commands' settings). Each line is parsed on its own so that
-// errors name it.
+// (so one file can hold several commands' settings). A key given twice is an error naming both
+// lines (--param twice only for the same NAME). Where each value came from is kept in `vm`
+// for config_origin.
 void read_config(const std::string& path, const po::options_description& desc, po::variables_map& vm) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) throw Error("cannot open config file " + path + ": it is a folder");
   std::ifstream in(path);
   if (!in) throw Error("cannot open config file " + path);
-  std::string line;
   std::vector<po::option> collected;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#' || line[first] == ';' || line[first] == '[')
-      continue;
-    auto eq = line.find('=');
-    if (eq == std::string::npos) throw ParseError(path, number, "expected 'key = value'");
-    auto trim = [](std::string s) {
-      s.erase(0, s.find_first_not_of(" \t\r"));
-      s.erase(s.find_last_not_of(" \t\r") + 1);
-      return s;
-    };
-    std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-    if (key == "config") throw ParseError(path, number, "config files cannot include others");
-    // On/off flags take true/false (yes/no, 1/0) in a file.
-    const po::option_description* known = desc.find_nothrow(key, false);
-    const bool flag = known && known->semantic()->max_tokens() == 0;
-    if (flag) {
-      if (value == "false" || value == "no" || value == "0") continue;
-      if (value != "true" && value != "yes" && value != "1")
-        throw ParseError(path, number, "'" + key + "' is on or off: true or false");
-    }
-    const Args one_option = flag ? Args{"--" + key} : Args{"--" + key + "=" + value};
-    try {
-      po::variables_map one;
-      po::store(po::command_line_parser(one_option).options(desc).run(), one);
-    } catch (const po::error& e) {
-      throw ParseError(path, number, e.what());
-    }
-    collected.push_back(po::option(key, flag ? std::vector<std::string>{} : std::vector<std::string>{value}));
+  std::map<std::string, std::size_t> first_line;  // origin_key -> line
+  ConfigOrigins origins;
+  std::string text;
+  for (std::size_t number = 1; std::getline(in, text); ++number) {
+    ConfigLine line;
+    if (!read_config_line(path, number, text, desc, line)) continue;
+    const std::string origin = origin_key(line.key, line.value);
+    if (const auto [at, first] = first_line.emplace(origin, number);
+        !first && (line.key == "param" || !repeatable(desc, line.key)))
+      throw ParseError(path, number, quoted_text(origin) + " is given twice: on line " + std::to_string(at->second) +
+                                         " and here");
+    // Flags given on the command line are already stored and win over the file.
+    const bool from_command_line = line.key != "param" && vm.count(line.key) && !vm[line.key].defaulted();
+    if (!from_command_line) origins.emplace(origin, ConfigOrigin{path, number});
+    collected.push_back(
+        po::option(line.key, line.flag ? std::vector<std::string>{} : std::vector<std::string>{line.value}));
   }
-  // Flags given on the command line are already stored and win over the file.
   po::parsed_options parsed(&desc);
   parsed.options = collected;
   po::store(parsed, vm);
+  vm.insert({kConfigOrigins, po::variable_value(origins, true)});
+}
+
+// An Error from parsing an option's value, as an OptionError about that option.
+template <class Parse>
+auto parsing_option(const std::string& option, Parse parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const OptionError&) {
+    throw;
+  } catch (const Error& e) {
+    throw OptionError(option, e.what());
+  }
 }
 
 }  // namespace
+
+std::optional<ConfigOrigin> config_origin(const po::variables_map& vm, const std::string& option) {
+  const auto origins = vm.find(kConfigOrigins);
+  if (origins == vm.end()) return std::nullopt;
+  const auto& map = origins->second.as<ConfigOrigins>();
+  const auto at = map.find(option);
+  if (at == map.end()) return std::nullopt;
+  return at->second;
+}
 
 bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
                    po::variables_map& vm) {
@@ -102,42 +184,114 @@ po::options_description source_options() {
       ("format", po::value<std::string>()->default_value("auto"),
        "graph file format: auto, metis, mtx, edges")
       ("base", po::value<int>()->default_value(-1),
-       "edge-list vertex numbering: 0, 1, or -1 to detect (0 if any id is 0)");
+       "edge-list vertex numbering: 0, 1, or -1 to detect (0 if any id is 0)")
+      ("max-memory", po::value<std::string>(),
+       "refuse a source whose run would need more memory than this (512M, 8G, 1.5T; powers of 1024), before "
+       "allocating it; default: the memory this machine has available");
   return d;
 }
 
+namespace {
+
+// How `cellgraph run` reads the rule (run.cpp's model_name): the default model takes a Life-like
+// rule or a Golly rule file's name, lifelike and golly named with --model their own kind, and
+// other models give it other meanings. Commands without --model read none.
+RuleUse rule_use(const po::variables_map& vm) {
+  if (!vm.count("model")) return RuleUse::ignored;
+  const std::string model = vm["model"].as<std::string>();
+  if (model == "lifelike") return vm["model"].defaulted() ? RuleUse::lifelike_or_golly : RuleUse::lifelike;
+  return model == "golly" ? RuleUse::golly : RuleUse::ignored;
+}
+
+// Golly's --param dir, then the pattern's folder: where a run looks for NAME.rule.
+std::string golly_rule_dirs(const po::variables_map& vm, const models::Params& params) {
+  std::string dirs = params.count("dir") ? params.at("dir") : "";
+  if (vm.count("pattern")) {
+    const std::string folder = std::filesystem::path(vm["pattern"].as<std::string>()).parent_path().string();
+    dirs += (dirs.empty() ? "" : ":") + (folder.empty() ? "." : folder);
+  }
+  return dirs;
+}
+
+// The rule --rule or --param rule gives, checked as the run will read it, so that one from a
+// config file is reported at its line there.
+void check_rule_option(const po::variables_map& vm, const models::Params& params) {
+  if (!params.count("rule") || params.count("file")) return;
+  parsing_option(vm.count("rule") ? "rule" : "param rule",
+                 [&] { check_rule(params.at("rule"), rule_use(vm), golly_rule_dirs(vm, params)); });
+}
+
+// Where no --rule and no --param rule overrides it, the pattern's own rule is the run's: the
+// source checks it at its line in the pattern file.
+void set_pattern_rule_use(const po::variables_map& vm, const models::ModelInfo* model, SourceSpec& s) {
+  if (s.pattern_file.empty() || !model) return;
+  const models::Params params = model_params(vm);
+  if (params.count("rule") || params.count("file")) return;
+  s.pattern_rule = rule_use(vm);
+  if (params.count("dir")) s.golly_rule_dirs = params.at("dir");
+}
+
+// Values load_source would refuse later, checked now so that a value from a config file is
+// reported at its line there.
+void check_source_values(const SourceSpec& s) {
+  if (!s.grid.empty() || !s.pattern_file.empty()) {
+    GridSpec grid;
+    if (!s.grid.empty()) grid.size = parsing_option("grid", [&] { return parse_grid_size(s.grid, &grid.dims); });
+    grid.boundary = parsing_option("boundary", [&] { return parse_boundary(s.boundary); });
+    grid.stencil = parsing_option("neighborhood", [&] { return parse_stencil(s.neighborhood, grid.dims); });
+    if (!s.grid.empty()) {
+      parsing_option("grid", [&] {
+        check_grid(grid);
+        check_grid_memory(grid);
+      });
+    }
+  }
+  if (!s.generator.empty()) parsing_option("generate", [&] { return generated_size(s.generator); });
+}
+
+}  // namespace
+
 SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* model) {
-  SourceSpec s;
-  if (vm.count("grid")) s.grid = vm["grid"].as<std::string>();
-  s.neighborhood = vm["neighborhood"].as<std::string>();
-  s.boundary = vm["boundary"].as<std::string>();
-  if (model && vm["neighborhood"].defaulted() && !model->grid_neighborhood.empty())
-    s.neighborhood = model->grid_neighborhood;
-  if (model && vm["boundary"].defaulted() && !model->grid_boundary.empty()) s.boundary = model->grid_boundary;
-  if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
-  if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
-  if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
-  if (vm.count("mesh")) s.mesh_file = vm["mesh"].as<std::string>();
-  const std::string mesh_graph = vm["mesh-graph"].as<std::string>();
-  if (mesh_graph == "dual") s.mesh_options.kind = MeshGraphKind::dual;
-  else if (mesh_graph == "nodal") s.mesh_options.kind = MeshGraphKind::nodal;
-  else throw Error("--mesh-graph must be dual or nodal, not '" + mesh_graph + "'");
-  s.mesh_options.element_dim = vm["element-dim"].as<int>();
-  s.mesh_options.ncommon = vm["ncommon"].as<int>();
-  if (s.mesh_options.element_dim < -1 || s.mesh_options.element_dim > 3)
-    throw Error("--element-dim must be -1, 0, 1, 2 or 3");
-  if (s.mesh_options.ncommon < 0 || s.mesh_options.ncommon > 64) throw Error("--ncommon must be from 0 to 64");
-  s.generator_seed = get_unsigned<std::uint64_t>(vm, "graph-seed");
-  const std::string format = vm["format"].as<std::string>();
-  if (format == "auto") s.graph_options.format = GraphFormat::automatic;
-  else if (format == "metis") s.graph_options.format = GraphFormat::metis;
-  else if (format == "mtx") s.graph_options.format = GraphFormat::matrix_market;
-  else if (format == "edges") s.graph_options.format = GraphFormat::edge_list;
-  else throw Error("--format must be auto, metis, mtx or edges, not '" + format + "'");
-  s.graph_options.edge_list_base = vm["base"].as<int>();
-  if (s.graph_options.edge_list_base < -1 || s.graph_options.edge_list_base > 1)
-    throw Error("--base must be 0, 1 or -1");
-  return s;
+  return naming_config_origin(vm, [&] {
+    SourceSpec s;
+    if (vm.count("max-memory"))
+      set_memory_limit(parsing_option("max-memory", [&] { return parse_byte_size(vm["max-memory"].as<std::string>()); }));
+    else
+      set_memory_limit(0);
+    if (vm.count("grid")) s.grid = vm["grid"].as<std::string>();
+    s.neighborhood = vm["neighborhood"].as<std::string>();
+    s.boundary = vm["boundary"].as<std::string>();
+    if (model && vm["neighborhood"].defaulted() && !model->grid_neighborhood.empty())
+      s.neighborhood = model->grid_neighborhood;
+    if (model && vm["boundary"].defaulted() && !model->grid_boundary.empty()) s.boundary = model->grid_boundary;
+    if (vm.count("pattern")) s.pattern_file = vm["pattern"].as<std::string>();
+    if (vm.count("graph")) s.graph_file = vm["graph"].as<std::string>();
+    if (vm.count("generate")) s.generator = vm["generate"].as<std::string>();
+    if (vm.count("mesh")) s.mesh_file = vm["mesh"].as<std::string>();
+    const std::string mesh_graph = vm["mesh-graph"].as<std::string>();
+    if (mesh_graph == "dual") s.mesh_options.kind = MeshGraphKind::dual;
+    else if (mesh_graph == "nodal") s.mesh_options.kind = MeshGraphKind::nodal;
+    else throw OptionError("mesh-graph", "--mesh-graph must be dual or nodal, not " + quoted_text(mesh_graph));
+    s.mesh_options.element_dim = vm["element-dim"].as<int>();
+    s.mesh_options.ncommon = vm["ncommon"].as<int>();
+    if (s.mesh_options.element_dim < -1 || s.mesh_options.element_dim > 3)
+      throw OptionError("element-dim", "--element-dim must be -1, 0, 1, 2 or 3");
+    if (s.mesh_options.ncommon < 0 || s.mesh_options.ncommon > 64)
+      throw OptionError("ncommon", "--ncommon must be from 0 to 64");
+    s.generator_seed = get_unsigned<std::uint64_t>(vm, "graph-seed");
+    const std::string format = vm["format"].as<std::string>();
+    if (format == "auto") s.graph_options.format = GraphFormat::automatic;
+    else if (format == "metis") s.graph_options.format = GraphFormat::metis;
+    else if (format == "mtx") s.graph_options.format = GraphFormat::matrix_market;
+    else if (format == "edges") s.graph_options.format = GraphFormat::edge_list;
+    else throw OptionError("format", "--format must be auto, metis, mtx or edges, not " + quoted_text(format));
+    s.graph_options.edge_list_base = vm["base"].as<int>();
+    if (s.graph_options.edge_list_base < -1 || s.graph_options.edge_list_base > 1)
+      throw OptionError("base", "--base must be 0, 1 or -1");
+    check_source_values(s);
+    set_pattern_rule_use(vm, model, s);
+    return s;
+  });
 }
 
 po::options_description layout_options() {
@@ -159,18 +313,21 @@ po::options_description layout_options() {
 }
 
 CompileOptions compile_options(const po::variables_map& vm) {
-  CompileOptions o;
-  const std::string order = vm["order"].as<std::string>();
-  if (order == "hilbert") o.order = VertexOrder::hilbert;
-  else if (order == "rcm") o.order = VertexOrder::rcm;
-  else if (order != "input") throw Error("--order must be input, hilbert or rcm, not '" + order + "'");
-  o.sort_window = get_unsigned<std::uint32_t>(vm, "sort-window");
-  o.hub_degree = get_unsigned<std::uint32_t>(vm, "hub-degree");
-  o.degree_quantum = get_unsigned<std::uint32_t>(vm, "degree-quantum");
-  if (o.degree_quantum == 0) throw Error("--degree-quantum must be at least 1");
-  o.giant_degree = get_unsigned<std::uint32_t>(vm, "giant-degree");
-  if (o.sort_window == 0) throw Error("--sort-window must be at least 1");
-  return o;
+  return naming_config_origin(vm, [&] {
+    CompileOptions o;
+    const std::string order = vm["order"].as<std::string>();
+    if (order == "hilbert") o.order = VertexOrder::hilbert;
+    else if (order == "rcm") o.order = VertexOrder::rcm;
+    else if (order != "input")
+      throw OptionError("order", "--order must be input, hilbert or rcm, not " + quoted_text(order));
+    o.sort_window = get_unsigned<std::uint32_t>(vm, "sort-window");
+    o.hub_degree = get_unsigned<std::uint32_t>(vm, "hub-degree");
+    o.degree_quantum = get_unsigned<std::uint32_t>(vm, "degree-quantum");
+    if (o.degree_quantum == 0) throw OptionError("degree-quantum", "--degree-quantum must be at least 1");
+    o.giant_degree = get_unsigned<std::uint32_t>(vm, "giant-degree");
+    if (o.sort_window == 0) throw OptionError("sort-window", "--sort-window must be at least 1");
+    return o;
+  });
 }
 
 po::options_description model_options() {
@@ -192,18 +349,24 @@ models::Params model_params(const po::variables_map& vm) {
   models::Params p;
   // --param composes the command line's values with a config file's, the command line's first:
   // the first value of a name wins, so that flags override the file as every other option does.
-  if (vm.count("param"))
-    for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
-      auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw Error("--param wants NAME=VALUE, not '" + kv + "'");
-      p.emplace(kv.substr(0, eq), kv.substr(eq + 1));
-    }
-  if (vm.count("rule")) p["rule"] = vm["rule"].as<std::string>();
-  return p;
+  return naming_config_origin(vm, [&] {
+    if (vm.count("param"))
+      for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw OptionError("param " + kv.substr(0, eq), "--param wants NAME=VALUE, not " + quoted_text(kv));
+        p.emplace(kv.substr(0, eq), kv.substr(eq + 1));
+      }
+    if (vm.count("rule")) p["rule"] = vm["rule"].as<std::string>();
+    check_rule_option(vm, p);
+    return p;
+  });
 }
 
 UpdateRule update_rule(const po::variables_map& vm, const models::ModelInfo& model) {
-  return vm.count("update") ? parse_update_rule(vm["update"].as<std::string>()) : model.default_update;
+  if (!vm.count("update")) return model.default_update;
+  return naming_config_origin(
+      vm, [&] { return parsing_option("update", [&] { return parse_update_rule(vm["update"].as<std::string>()); }); });
 }
 
 po::options_description backend_options() {
@@ -226,34 +389,40 @@ po::options_description backend_options() {
 }
 
 SimulationOptions simulation_options(const po::variables_map& vm) {
-  SimulationOptions o;
-  const std::string backend = vm["backend"].as<std::string>();
-  if (backend == "auto") o.backend = cuda_device_available() ? BackendKind::cuda : BackendKind::cpu;
-  else if (backend == "cpu") o.backend = BackendKind::cpu;
-  else if (backend == "cuda") o.backend = BackendKind::cuda;
-  else throw Error("--backend must be cpu, cuda or auto, not '" + backend + "'");
-  o.threads = vm["threads"].as<int>();
-  if (o.threads < 0) throw Error("--threads must be 0 or more");
-  o.seed = get_unsigned<std::uint64_t>(vm, "seed");
-  const std::string packing = vm["signal-bits"].as<std::string>();
-  if (packing == "auto") o.signal_packing = SignalPacking::automatic;
-  else if (packing == "on") o.signal_packing = SignalPacking::always;
-  else if (packing == "off") o.signal_packing = SignalPacking::never;
-  else throw Error("--signal-bits must be auto, on or off, not '" + packing + "'");
-  const std::string residency = vm["l2-residency"].as<std::string>();
-  if (residency != "auto" && residency != "off") throw Error("--l2-residency must be auto or off, not '" + residency + "'");
-  o.l2_residency = residency == "auto";
-  const std::string fusion = vm["fused-sweep"].as<std::string>();
-  if (fusion == "auto") o.sweep_fusion = SweepFusion::automatic;
-  else if (fusion == "on") o.sweep_fusion = SweepFusion::always;
-  else if (fusion == "off") o.sweep_fusion = SweepFusion::never;
-  else throw Error("--fused-sweep must be auto, on or off, not '" + fusion + "'");
-  const std::string halo = vm["halo"].as<std::string>();
-  if (halo == "auto") o.halo_path = HaloPath::automatic;
-  else if (halo == "host") o.halo_path = HaloPath::host;
-  else if (halo == "device") o.halo_path = HaloPath::device;
-  else throw Error("--halo must be auto, device or host, not '" + halo + "'");
-  return o;
+  return naming_config_origin(vm, [&] {
+    // "--NAME must be A, B or C, not 'VALUE'" about option NAME.
+    const auto not_one_of = [](const std::string& name, const std::string& choices, const std::string& value) {
+      return OptionError(name, "--" + name + " must be " + choices + ", not " + quoted_text(value));
+    };
+    SimulationOptions o;
+    const std::string backend = vm["backend"].as<std::string>();
+    if (backend == "auto") o.backend = cuda_device_available() ? BackendKind::cuda : BackendKind::cpu;
+    else if (backend == "cpu") o.backend = BackendKind::cpu;
+    else if (backend == "cuda") o.backend = BackendKind::cuda;
+    else throw not_one_of("backend", "cpu, cuda or auto", backend);
+    o.threads = vm["threads"].as<int>();
+    if (o.threads < 0) throw OptionError("threads", "--threads must be 0 or more");
+    o.seed = get_unsigned<std::uint64_t>(vm, "seed");
+    const std::string packing = vm["signal-bits"].as<std::string>();
+    if (packing == "auto") o.signal_packing = SignalPacking::automatic;
+    else if (packing == "on") o.signal_packing = SignalPacking::always;
+    else if (packing == "off") o.signal_packing = SignalPacking::never;
+    else throw not_one_of("signal-bits", "auto, on or off", packing);
+    const std::string residency = vm["l2-residency"].as<std::string>();
+    if (residency != "auto" && residency != "off") throw not_one_of("l2-residency", "auto or off", residency);
+    o.l2_residency = residency == "auto";
+    const std::string fusion = vm["fused-sweep"].as<std::string>();
+    if (fusion == "auto") o.sweep_fusion = SweepFusion::automatic;
+    else if (fusion == "on") o.sweep_fusion = SweepFusion::always;
+    else if (fusion == "off") o.sweep_fusion = SweepFusion::never;
+    else throw not_one_of("fused-sweep", "auto, on or off", fusion);
+    const std::string halo = vm["halo"].as<std::string>();
+    if (halo == "auto") o.halo_path = HaloPath::automatic;
+    else if (halo == "host") o.halo_path = HaloPath::host;
+    else if (halo == "device") o.halo_path = HaloPath::device;
+    else throw not_one_of("halo", "auto, device or host", halo);
+    return o;
+  });
 }
 
 }  // namespace cellgraph::cli

@@ -6,8 +6,10 @@
 #include <iostream>
 
 #include "cellgraph/coloring.hpp"
+#include "cellgraph/digest.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/partition.hpp"
 #include "partition/mpi.hpp"
 #include "partition/partitioned_simulation.hpp"
@@ -34,15 +36,15 @@ PartitionOptions partition_options_from(const po::variables_map& vm, const Sourc
   const std::string method = vm.count("method") ? vm["method"].as<std::string>() : source.grid ? "block" : "metis";
   if (method == "metis") o.method = PartitionMethod::metis;
   else if (method == "block") o.method = PartitionMethod::block;
-  else throw Error("--method must be metis or block, not '" + method + "'");
+  else throw Error("--method must be metis or block, not " + quoted_text(method));
   const std::string objective = vm["objective"].as<std::string>();
   if (objective == "cut") o.objective = PartitionObjective::edge_cut;
   else if (objective == "volume") o.objective = PartitionObjective::volume;
-  else throw Error("--objective must be cut or volume, not '" + objective + "'");
+  else throw Error("--objective must be cut or volume, not " + quoted_text(objective));
   const std::string balance = vm["balance"].as<std::string>();
   if (balance == "work") o.balance = PartitionBalance::work;
   else if (balance == "cells") o.balance = PartitionBalance::cells;
-  else throw Error("--balance must be work or cells, not '" + balance + "'");
+  else throw Error("--balance must be work or cells, not " + quoted_text(balance));
   o.imbalance = vm["imbalance"].as<double>();
   o.contiguous = vm["contiguous"].as<bool>();
   o.seed = get_unsigned<std::uint64_t>(vm, "partition-seed");
@@ -115,9 +117,13 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
   const Graph& g = source.graph;
   const std::uint32_t parts = std::uint32_t(mpi::size());
   // Rank 0 partitions, the others take its answer (METIS need not run N times).
-  const std::vector<std::uint32_t> partition =
-      vm.count("partition") ? read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts)
-                            : partition_for_ranks(g, partition_options_from(vm, source));
+  std::vector<std::uint32_t> partition;
+  if (vm.count("partition")) {  // every rank reads it: the same file?
+    partition = read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts);
+    mpi::agree("the --partition file", "CRC-32 " + hex32(crc32_of(partition)));
+  } else {
+    partition = partition_for_ranks(g, partition_options_from(vm, source));
+  }
   return make_part_simulation(g, partition, compile_rank_part(g, partition, compile_options(vm)), model, params, options);
 }
 
@@ -147,7 +153,14 @@ int partition_command(const Args& args) {
   if (parts == 0) throw Error("--parts N is required (N >= 1)");
   const Source source = load_source(source_spec(vm));
   const PartitionOptions o = partition_options_from(vm, source);
-  if (vm.count("out")) AtomicFile probe(vm["out"].as<std::string>());
+  if (vm.count("out")) {
+    FilePlan plan;
+    for (const char* option : {"config", "graph", "mesh", "pattern"})
+      if (vm.count(option)) plan.reads(vm[option].as<std::string>(), std::string("--") + option);
+    plan.writes(vm["out"].as<std::string>(), "--out");
+    plan.check();
+    AtomicFile::check_writable(vm["out"].as<std::string>());
+  }
   const std::vector<std::uint32_t> partition = partition_graph(source.graph, parts, o);
   std::cout << source.description << ": " << (o.method == PartitionMethod::metis ? "METIS k-way" : "block") << "\n";
   std::uint64_t edges = 0;

@@ -11,6 +11,7 @@
 #include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/perfmodel.hpp"
 #include "src/cli/perfmodel_cli.hpp"
 
@@ -383,6 +384,15 @@ bool parse_perfmodel_options(const Args& args, const po::options_description& de
   } catch (const po::error& e) {
     throw Error(e.what());
   }
+  // No output may replace an input (the timings fitted) or another output.
+  FilePlan plan;
+  for (const char* option : {"timings", "holdout-file"})
+    if (vm.count(option))
+      for (const std::string& path : vm[option].as<std::vector<std::string>>()) plan.reads(path, std::string("--") + option);
+  if (vm.count("model-file")) plan.reads(vm["model-file"].as<std::string>(), "--model-file");
+  for (const char* option : {"out", "predictions"})
+    if (vm.count(option)) plan.writes(vm[option].as<std::string>(), std::string("--") + option);
+  plan.check();
   return true;
 }
 
@@ -392,7 +402,7 @@ std::uint64_t parse_count(const std::string& text, const std::string& option) {
   std::uint64_t v = 0;
   auto [stop, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (digits.empty() || ec != std::errc() || stop != digits.data() + digits.size() || (power && v > 63))
-    throw Error(option + " wants a whole number or 2^K, not '" + text + "'");
+    throw Error(option + " wants a whole number or 2^K, not " + quoted_text(text));
   return power ? std::uint64_t(1) << v : v;
 }
 

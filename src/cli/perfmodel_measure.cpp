@@ -57,21 +57,21 @@ std::vector<unsigned> parse_sizes(const std::string& text) {
     unsigned v = 0;
     auto [stop, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || ec != std::errc() || stop != s.data() + s.size())
-      throw Error("bad sizes '" + text + "': '" + s + "' is not a whole number (sizes are log2 of the cells: 16:28:2)");
+      throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(s) + " is not a whole number (sizes are log2 of the cells: 16:28:2)");
     return v;
   };
   while (std::getline(in, item, text.find('+') != std::string::npos ? '+' : ',')) {
     std::vector<std::string> p;
     std::istringstream parts(item);
     for (std::string s; std::getline(parts, s, ':');) p.push_back(s);
-    if (p.empty() || p.size() > 3) throw Error("bad sizes '" + text + "': '" + item + "' is not N or FROM:TO[:STEP]");
+    if (p.empty() || p.size() > 3) throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(item) + " is not N or FROM:TO[:STEP]");
     const unsigned from = number(p[0]), to = p.size() > 1 ? number(p[1]) : from, step = p.size() > 2 ? number(p[2]) : 1;
-    if (step == 0 || to < from) throw Error("bad sizes '" + text + "': '" + item + "' is an empty range");
+    if (step == 0 || to < from) throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(item) + " is an empty range");
     for (unsigned k = from; k <= to; k += step) sizes.push_back(k);
   }
-  if (sizes.empty()) throw Error("bad sizes '" + text + "': no size");
+  if (sizes.empty()) throw Error("bad sizes " + quoted_text(text) + ": no size");
   for (unsigned k : sizes)
-    if (k < 4 || k > 31) throw Error("bad sizes '" + text + "': 2^" + std::to_string(k) + " cells (sizes are 4 to 31)");
+    if (k < 4 || k > 31) throw Error("bad sizes " + quoted_text(text) + ": 2^" + std::to_string(k) + " cells (sizes are 4 to 31)");
   return sizes;
 }
 
@@ -85,7 +85,7 @@ std::vector<SweepSource> expand_source(const std::string& item, const std::vecto
   const std::string kind = item.substr(0, item.find_first_of(":@"));
   if (kind == "graph" || kind == "mesh") {  // a file: no sizes; the rest is its path
     if (item.size() <= kind.size() + 1 || item[kind.size()] != ':')
-      throw Error("source '" + item + "': " + kind + ":PATH names a file");
+      throw Error("source " + quoted_text(item) + ": " + kind + ":PATH names a file");
     SweepSource s;
     const std::string path = item.substr(kind.size() + 1);
     (kind == "graph" ? s.spec.graph_file : s.spec.mesh_file) = path;
@@ -114,7 +114,7 @@ std::vector<SweepSource> expand_source(const std::string& item, const std::vecto
       s.spec.generator = "rmat:" + std::to_string(k) + ":" + (arg.empty() ? "16" : arg);
       s.label = s.spec.generator;
     } else {
-      throw Error("unknown source '" + item + "' (grid[:NEIGHBORHOOD], grid3d[:NEIGHBORHOOD], rgg[:DEGREE], "
+      throw Error("unknown source " + quoted_text(item) + " (grid[:NEIGHBORHOOD], grid3d[:NEIGHBORHOOD], rgg[:DEGREE], "
                   "rmat[:EDGE_FACTOR], er[:DEGREE], each with @SIZES if its own; graph:PATH, mesh:PATH)");
     }
     out.push_back(s);
@@ -505,10 +505,10 @@ SourceSpec source_from_label(const std::string& label) {
   SourceSpec spec;
   const std::string kind = label.substr(0, label.find(':'));
   const std::string rest = label.size() > kind.size() + 1 ? label.substr(kind.size() + 1) : "";
-  if (rest.empty()) throw Error("source '" + label + "' is not one that `perfmodel measure` writes");
+  if (rest.empty()) throw Error("source " + quoted_text(label) + " is not one that `perfmodel measure` writes");
   if (kind == "grid") {
     const auto colon = rest.find(':');
-    if (colon == std::string::npos) throw Error("source '" + label + "': expected grid:DIMS:NEIGHBORHOOD");
+    if (colon == std::string::npos) throw Error("source " + quoted_text(label) + ": expected grid:DIMS:NEIGHBORHOOD");
     spec.grid = rest.substr(0, colon);
     spec.neighborhood = rest.substr(colon + 1);
     spec.boundary = "periodic";
@@ -519,7 +519,7 @@ SourceSpec source_from_label(const std::string& label) {
   } else if (kind == "mesh") {
     spec.mesh_file = rest;
   } else {
-    throw Error("source '" + label + "' is not one that `perfmodel measure` writes");
+    throw Error("source " + quoted_text(label) + " is not one that `perfmodel measure` writes");
   }
   return spec;
 }

@@ -71,7 +71,7 @@ void check_pictures(const PictureOptions& o, const Source& source) {
   if (o.size < 16 || o.size > 4096) throw Error("--png-size must be from 16 to 4096");
   if (o.gif_delay_ms < 10 || o.gif_delay_ms > 655350) throw Error("--gif-delay must be from 10 to 655350 ms");
   for (const std::string& path : {o.png, o.gif, o.frames.empty() ? std::string() : frame_path(o.frames, 0)})
-    if (!path.empty()) AtomicFile probe(path);  // opens (and removes) the temporary, or throws
+    if (!path.empty()) AtomicFile::check_writable(path);
 }
 
 Pictures::Pictures(const PictureOptions& options, const Source& source, std::uint32_t num_states,
@@ -118,8 +118,12 @@ void Pictures::snapshot(std::uint64_t step, const std::vector<std::uint32_t>& st
 }
 
 void Pictures::finish(const std::vector<std::uint32_t>& final_states) {
-  if (gif_) gif_->finish();
+  finish_series();
   if (!options_.png.empty()) write_png(options_.png, final_states);
+}
+
+void Pictures::finish_series() {
+  if (gif_) gif_->finish();
 }
 
 }  // namespace cellgraph::cli

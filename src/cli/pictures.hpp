@@ -45,6 +45,7 @@ class Pictures {
   }
   void snapshot(std::uint64_t step, const std::vector<std::uint32_t>& states);  // frames, GIF
   void finish(const std::vector<std::uint32_t>& final_states);                  // --png, GIF
+  void finish_series();                                                         // GIF only
 
  private:
   void write_png(const std::string& path, const std::vector<std::uint32_t>& states) const;

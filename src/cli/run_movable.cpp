@@ -11,6 +11,8 @@
 #include <set>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/interrupt.hpp"
+#include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/output/atomic_file.hpp"
 #include "cellgraph/output/particle_picture.hpp"
 #include "cellgraph/output/progress.hpp"
@@ -18,6 +20,7 @@
 #include "cellgraph/output/vtk.hpp"
 #include "partition/mpi.hpp"
 #include "src/cli/movable.hpp"
+#include "src/cli/pacer.hpp"
 
 namespace cellgraph::cli {
 namespace {
@@ -33,7 +36,7 @@ double parse_length(const std::string& text, const std::string& whole) {
   const char* end = text.data() + text.size();
   auto [stop, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || stop != end || !(value > 0) || !std::isfinite(value))
-    throw Error("bad box '" + whole + "': lengths are positive numbers, L, WxH or WxHxD");
+    throw Error("bad box " + quoted_text(whole) + ": lengths are positive numbers, L, WxH or WxHxD");
   return value;
 }
 
@@ -55,7 +58,7 @@ Box parse_box(const po::variables_map& vm) {
     box.dims = dims;
     for (int a = 0; a < dims; ++a) box.length[a] = lengths[0];
   } else {
-    if (lengths.size() > 3) throw Error("bad box '" + text + "': at most 3 lengths");
+    if (lengths.size() > 3) throw Error("bad box " + quoted_text(text) + ": at most 3 lengths");
     box.dims = int(lengths.size());
     if (!vm["dims"].defaulted() && dims != box.dims)
       throw Error("--box " + text + " has " + std::to_string(box.dims) + " dimensions, --dims says " + std::to_string(dims));
@@ -64,7 +67,7 @@ Box parse_box(const po::variables_map& vm) {
   const std::string boundary = vm["boundary"].as<std::string>();
   if (boundary == "periodic") box.periodic = true;
   else if (boundary == "closed") box.periodic = false;
-  else throw Error("--boundary of a movable model must be periodic or closed, not '" + boundary + "'");
+  else throw Error("--boundary of a movable model must be periodic or closed, not " + quoted_text(boundary));
   return box;
 }
 
@@ -136,6 +139,7 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   }
   const bool root = mpi::rank() == 0;  // the rank that writes the outputs
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
+  if (steps > kMaxSteps) throw Error("--steps " + std::to_string(steps) + " is more than a run can take (" + std::to_string(kMaxSteps) + ")");
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
   const std::uint64_t vtk_every = get_unsigned<std::uint64_t>(vm, "vtk-every");
@@ -143,7 +147,16 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   const std::string png_path = vm.count("png") ? vm["png"].as<std::string>() : "";
   const int png_size = vm["png-size"].as<int>();
   if (png_size < 16 || png_size > 4096) throw Error("--png-size must be from 16 to 4096");
-  if (!png_path.empty() && root) AtomicFile probe(png_path);  // opens (and removes) the temporary, or throws
+  FilePlan plan;
+  if (vm.count("config")) plan.reads(vm["config"].as<std::string>(), "--config");
+  plan.writes(stats_path, "--stats");
+  plan.writes(png_path, "--png");
+  if (vm.count("vtk")) {
+    plan.writes(vm["vtk"].as<std::string>() + ".pvd", "--vtk");
+    plan.writes_series(vm["vtk"].as<std::string>(), ".vtu", "--vtk");
+  }
+  plan.check();
+  if (!png_path.empty() && root) AtomicFile::check_writable(png_path);
 
   // Everything the parameters decide is checked here, before any output is started.
   std::unique_ptr<MovableSimulation> sim = model.make(params, box, particles, movable, options);
@@ -177,16 +190,37 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   Progress progress(root && vm["progress"].as<bool>(), steps, particles);
   const auto start = std::chrono::steady_clock::now();
   auto next_multiple = [&](std::uint64_t k) { return (sim->step() / k + 1) * k; };
-  while (sim->step() < steps) {
-    std::uint64_t stop = std::min(steps, next_multiple(want_stats ? every : 256));
-    if (want_vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
-    sim->advance(stop - sim->step());
-    if (want_stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
-    if (want_vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) write_vtk();
-    progress.update(sim->step());
+  RunPacer pacer;
+  int stopped_by = 0;
+  {
+    StopListener listening;  // the first SIGINT or SIGTERM ends the run after its chunk
+    while (sim->step() < steps && !stopped_by) {
+      std::uint64_t stop = std::min(steps, sim->step() + pacer.chunk());
+      if (want_stats) stop = std::min(stop, next_multiple(every));
+      if (want_vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
+      const auto chunk_start = std::chrono::steady_clock::now();
+      sim->advance(stop - sim->step());
+      const double chunk_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
+      if (want_stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
+      if (want_vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) write_vtk();
+      progress.update(sim->step());
+      stopped_by = pacer.stop_after(chunk_seconds);
+    }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish();
+  if (stopped_by && sim->step() < steps) {  // what the run has: statistics to this step, the snapshots taken
+    if (want_stats && sim->step() % every != 0) stats_row();
+    if (stats) stats->finish();
+    if (vtk) vtk->finish();
+    if (root)
+      std::cerr << ("cellgraph run: stopped by " + std::string(signal_name(stopped_by)) + " after step " +
+                    std::to_string(sim->step()) + " of " + std::to_string(steps) +
+                    (want_stats ? "; wrote " + stats_path + " (statistics to step " + std::to_string(sim->step()) + ")" : "") +
+                    (want_vtk ? "; wrote " + vm["vtk"].as<std::string>() + ".pvd (the snapshots taken)" : "") +
+                    (png_path.empty() ? "" : "; not written (final state): --png") + "\n");
+    return 128 + stopped_by;
+  }
   if (stats) stats->finish();
   if (vtk) vtk->finish();
   if (!png_path.empty()) {

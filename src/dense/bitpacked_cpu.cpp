@@ -19,7 +19,7 @@ constexpr int kBits = 64;
 
 // Three-cell sums of a row at word i (the row pointer addresses word 0; words -1 and nw exist).
 inline TwoBits<Word> row_sums(const Word* row, std::size_t i) {
-  const Word left = (row[i] << 1) | (row[i - 1] >> (kBits - 1));
+  const Word left = (row[i] << 1) | ((row + i)[-1] >> (kBits - 1));  // i is unsigned: row[i - 1] wraps at 0
   const Word right = (row[i] >> 1) | (row[i + 1] << (kBits - 1));
   return add3(left, row[i], right);
 }

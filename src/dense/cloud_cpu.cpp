@@ -166,8 +166,9 @@ class CloudBitGrid final : public Automaton {
       const std::size_t at = offset(row);
       for (std::size_t j = 0; j < words_; ++j) {
         // Lane i of (w << 1 | ...) holds cell x - 1 of lane i; of (w >> 1 | ...) cell x + 1.
-        Word near = (a[j] << 1 | a[j - 1] >> (kBits - 1)) | (a[j] >> 1 | a[j + 1] << (kBits - 1)) |
-                    (a[j] << 2 | a[j - 1] >> (kBits - 2)) | (a[j] >> 2 | a[j + 1] << (kBits - 2));
+        const Word before = (a + j)[-1];  // a + j - 1: j is unsigned, a[j - 1] would wrap at 0
+        Word near = (a[j] << 1 | before >> (kBits - 1)) | (a[j] >> 1 | a[j + 1] << (kBits - 1)) |
+                    (a[j] << 2 | before >> (kBits - 2)) | (a[j] >> 2 | a[j + 1] << (kBits - 2));
         for (const Word* v : vertical) near |= v[j];
         Word extinct = 0, humid = 0, active = 0;
         if (rule_.stochastic())

@@ -1,28 +1,18 @@
 #include "cellgraph/output/checkpoint.hpp"
 
-#include <zlib.h>
-
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
+#include "cellgraph/digest.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/simulation.hpp"
 
 namespace cellgraph {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'G', 'C', 'K', 'P', 'T', '\r', '\n'};
-
-std::uint32_t crc32_of(const std::string& bytes) {
-  std::uint32_t crc = crc32(0L, Z_NULL, 0);
-  for (std::size_t at = 0; at < bytes.size();) {  // zlib takes 32-bit lengths
-    const std::size_t n = std::min<std::size_t>(bytes.size() - at, 1u << 30);
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + at), uInt(n));
-    at += n;
-  }
-  return crc;
-}
 
 class Writer {
  public:
@@ -122,7 +112,11 @@ Checkpoint read_checkpoint(const std::string& path) {
     throw Error("checkpoint " + path + " is corrupt (checksum mismatch) or truncated");
 
   Checkpoint c;
+  const std::size_t step_at = r.position();
   c.step = r.get<std::uint64_t>();
+  if (c.step > kMaxSteps)
+    throw Error(path + ": byte " + std::to_string(step_at) + ": step " + std::to_string(c.step) +
+                " is past the last step a run can reach (" + std::to_string(kMaxSteps) + ")");
   c.seed = r.get<std::uint64_t>();
   c.model = r.get_string();
   c.parameters = r.get_string();
@@ -132,10 +126,38 @@ Checkpoint read_checkpoint(const std::string& path) {
   if (count > 64) throw Error("checkpoint " + path + " claims " + std::to_string(count) + " variables");
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t width = r.get<std::uint32_t>();
+    c.variable_offsets.push_back(r.position());
     c.variables.push_back(r.get_bytes(std::uint64_t(width) * c.vertices));
   }
   if (r.position() != bytes.size() - 4) throw Error("checkpoint " + path + " has trailing bytes");
   return c;
+}
+
+void check_checkpoint_fits(const Checkpoint& c, const std::string& path, const std::vector<std::uint32_t>& widths,
+                           std::uint32_t num_states, const std::string& model) {
+  auto refuse = [&](std::uint64_t byte, const std::string& what) {
+    throw Error(path + ": byte " + std::to_string(byte) + ": " + what);
+  };
+  const std::uint64_t first = c.variable_offsets.empty() ? 0 : c.variable_offsets[0];
+  if (c.variables.size() != widths.size())
+    refuse(first, "the checkpoint holds " + std::to_string(c.variables.size()) + " state variables, model " + model +
+                      " has " + std::to_string(widths.size()));
+  for (std::size_t i = 0; i < widths.size(); ++i)
+    if (c.vertices == 0 || c.variables[i].size() != std::uint64_t(widths[i]) * c.vertices)
+      refuse(c.variable_offsets[i], "variable " + std::to_string(i) + " has " +
+                                        std::to_string(c.vertices ? c.variables[i].size() / c.vertices : 0) +
+                                        " bytes per vertex, model " + model + "'s has " + std::to_string(widths[i]));
+  if (num_states == 0 || widths.empty()) return;
+  const std::vector<std::uint8_t>& states = c.variables[0];
+  const std::uint32_t width = widths[0];
+  for (std::uint64_t v = 0; v < c.vertices; ++v) {
+    std::uint64_t state = 0;
+    for (std::uint32_t b = 0; b < width && b < 8; ++b) state |= std::uint64_t(states[v * width + b]) << (8 * b);
+    if (state >= num_states)
+      refuse(c.variable_offsets[0] + v * width, "vertex " + std::to_string(v) + " has state " + std::to_string(state) +
+                                                     ", outside model " + model + "'s states 0.." +
+                                                     std::to_string(num_states - 1));
+  }
 }
 
 }  // namespace cellgraph

@@ -424,7 +424,7 @@ void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& stat
     bool repeated = array.name == "state";
     for (std::size_t j = 0; j < i; ++j) repeated |= more[j].name == array.name;
     if (array.name.empty() || repeated)
-      throw Error(error_prefix(base_) + "array name '" + array.name + "' is empty, 'state' or repeated");
+      throw Error(error_prefix(base_) + "array name " + quoted_text(array.name) + " is empty, 'state' or repeated");
     if (array.values.size() != template_.state_count)
       throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " +
                   std::to_string(array.values.size()) + " values of " + array.name + " for " +
@@ -466,7 +466,7 @@ void VtkPointSeries::write(std::uint64_t step, const std::vector<double>& positi
     const Array& a = arrays[i];
     bool repeated = a.name == "id";
     for (std::size_t j = 0; j < i; ++j) repeated |= arrays[j].name == a.name;
-    if (a.name.empty() || repeated) throw Error(where + "array name '" + a.name + "' is empty, 'id' or repeated");
+    if (a.name.empty() || repeated) throw Error(where + "array name " + quoted_text(a.name) + " is empty, 'id' or repeated");
     if (a.components < 1 || a.components > 3 || a.values.size() != n * a.components)
       throw Error(where + "array " + a.name + " has " + std::to_string(a.values.size()) + " values for " +
                   std::to_string(n) + " points of " + std::to_string(a.components) + " components");

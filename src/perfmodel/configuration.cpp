@@ -322,7 +322,7 @@ ModelSpec parse_model_spec(const std::string& text) {
   const std::string head = text.substr(0, at);
   if (at != std::string::npos) {
     spec.update = text.substr(at + 1);
-    if (spec.update.empty()) throw Error("model '" + text + "': nothing after '@' (sync, colored or alpha:A)");
+    if (spec.update.empty()) throw Error("model " + quoted_text(text) + ": nothing after '@' (sync, colored or alpha:A)");
   }
   std::map<std::string, std::string> params;
   std::size_t begin = 0;
@@ -331,13 +331,13 @@ ModelSpec parse_model_spec(const std::string& text) {
     const std::string part = head.substr(begin, colon == std::string::npos ? std::string::npos : colon - begin);
     if (first) {
       spec.name = part;
-      if (part.empty()) throw Error("model '" + text + "' has no name (NAME[:key=value...][@UPDATE])");
+      if (part.empty()) throw Error("model " + quoted_text(text) + " has no name (NAME[:key=value...][@UPDATE])");
     } else {
       const auto eq = part.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == part.size())
-        throw Error("model '" + text + "': '" + part + "' is not key=value");
+        throw Error("model " + quoted_text(text) + ": " + quoted_text(part) + " is not key=value");
       if (!params.emplace(part.substr(0, eq), part.substr(eq + 1)).second)
-        throw Error("model '" + text + "': parameter '" + part.substr(0, eq) + "' given twice");
+        throw Error("model " + quoted_text(text) + ": parameter " + quoted_text(part.substr(0, eq)) + " given twice");
     }
     if (colon == std::string::npos) break;
     begin = colon + 1;

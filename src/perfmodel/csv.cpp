@@ -34,7 +34,7 @@ T whole(const std::string& field, T low) {
   T value{};
   const char* end = field.data() + field.size();
   auto [stop, ec] = std::from_chars(field.data(), end, value);
-  if (field.empty() || ec != std::errc() || stop != end) throw FieldError{"'" + field + "' is not a whole number"};
+  if (field.empty() || ec != std::errc() || stop != end) throw FieldError{quoted_text(field) + " is not a whole number"};
   if (value < low) throw FieldError{"must be at least " + std::to_string(low)};
   return value;
 }
@@ -44,7 +44,7 @@ double real(const std::string& field, bool positive) {
   const char* end = field.data() + field.size();
   auto [stop, ec] = std::from_chars(field.data(), end, value);
   if (field.empty() || ec != std::errc() || stop != end || !std::isfinite(value))
-    throw FieldError{"'" + field + "' is not a number"};
+    throw FieldError{quoted_text(field) + " is not a number"};
   if (positive ? !(value > 0) : value < 0) throw FieldError{positive ? "must be positive" : "must not be negative"};
   return value;
 }
@@ -52,7 +52,7 @@ double real(const std::string& field, bool positive) {
 // A share of a whole: more than 0, at most 1.
 double share(const std::string& field) {
   const double value = real(field, true);
-  if (value > 1) throw FieldError{"'" + field + "' is a share: at most 1"};
+  if (value > 1) throw FieldError{quoted_text(field) + " is a share: at most 1"};
   return value;
 }
 
@@ -67,7 +67,7 @@ std::string one_of(const std::string& field, std::initializer_list<const char*> 
     if (field == a) return field;
     list += std::string(list.empty() ? "" : ", ") + a;
   }
-  throw FieldError{"'" + field + "' is not one of " + list};
+  throw FieldError{quoted_text(field) + " is not one of " + list};
 }
 
 struct Column {
@@ -206,12 +206,12 @@ std::vector<PartWork> parse_parts(const std::string& text) {
     std::istringstream fields(item);
     for (std::string x; std::getline(fields, x, ':');) f.push_back(x);
     const std::string which = "part " + std::to_string(parts.size() + 1);
-    if (f.size() != 6) throw Error(which + " '" + item + "': expected cells:indices:depth:gathers:missed:packed|bytes");
+    if (f.size() != 6) throw Error(which + " " + quoted_text(item) + ": expected cells:indices:depth:gathers:missed:packed|bytes");
     try {
       parts.push_back({whole<std::uint64_t>(f[0], 1), whole<std::uint64_t>(f[1], 0), real(f[2], false), real(f[3], false),
                        real(f[4], false), one_of(f[5], {"packed", "bytes"}) == "packed"});
     } catch (const FieldError& e) {
-      throw Error(which + " '" + item + "': " + e.what);
+      throw Error(which + " " + quoted_text(item) + ": " + e.what);
     }
   }
   if (text.back() == ';') throw Error("a part is empty (the list ends in ';')");
@@ -249,13 +249,13 @@ std::vector<Measurement> parse_measurements(std::istream& in, const std::string&
       for (const Column& c : columns()) by_name[c.name] = &c;
       for (const std::string& f : fields) {
         auto it = by_name.find(f);
-        if (it == by_name.end()) throw ParseError(name, number, "unknown column '" + f + "' in the header");
-        if (!it->second) throw ParseError(name, number, "column '" + f + "' appears twice in the header");
+        if (it == by_name.end()) throw ParseError(name, number, "unknown column " + quoted_text(f) + " in the header");
+        if (!it->second) throw ParseError(name, number, "column " + quoted_text(f) + " appears twice in the header");
         order.push_back(it->second);
         it->second = nullptr;
       }
       for (const auto& [column, unused] : by_name)
-        if (unused && !unused->optional) throw ParseError(name, number, "the header has no column '" + column + "'");
+        if (unused && !unused->optional) throw ParseError(name, number, "the header has no column " + quoted_text(column));
       continue;
     }
     if (fields.size() != order.size())

@@ -351,13 +351,13 @@ const char* cache_regime_name(CacheRegime r) {
 CacheRegime parse_cache_regime(const std::string& text) {
   for (CacheRegime r : {CacheRegime::off, CacheRegime::evidence, CacheRegime::always})
     if (text == cache_regime_name(r)) return r;
-  throw Error("the cache regime must be off, evidence or always, not '" + text + "'");
+  throw Error("the cache regime must be off, evidence or always, not " + quoted_text(text));
 }
 
 View parse_view(const std::string& text) {
   for (View v : kViews)
     if (text == view_name(v)) return v;
-  throw Error("the view must be cycles, bytes or two-term, not '" + text + "'");
+  throw Error("the view must be cycles, bytes or two-term, not " + quoted_text(text));
 }
 
 const GroupFit* FittedModel::group(const std::string& model, const std::string& update, const std::string& kind) const {

@@ -74,16 +74,16 @@ class Section {
   Section(std::string name, std::string file, std::size_t line) : name_(std::move(name)), file_(std::move(file)), line_(line) {}
 
   void add(const std::string& key, const std::string& value, std::size_t line) {
-    if (!values_.emplace(key, std::make_pair(value, line)).second) throw ParseError(file_, line, "'" + key + "' given twice");
+    if (!values_.emplace(key, std::make_pair(value, line)).second) throw ParseError(file_, line, quoted_text(key) + " given twice");
   }
   bool has(const std::string& key) const { return values_.count(key) > 0; }
   std::string text(const std::string& key) {
     auto it = values_.find(key);
-    if (it == values_.end()) throw ParseError(file_, line_, "[" + name_ + "] has no '" + key + "'");
+    if (it == values_.end()) throw ParseError(file_, line_, "[" + name_ + "] has no " + quoted_text(key));
     std::string v = it->second.first;
     const std::size_t line = it->second.second;
     values_.erase(it);
-    if (v.empty()) throw ParseError(file_, line, "'" + key + "' is empty");
+    if (v.empty()) throw ParseError(file_, line, quoted_text(key) + " is empty");
     last_line_ = line;
     return v;
   }
@@ -92,19 +92,19 @@ class Section {
     double x = 0;
     auto [stop, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || stop != v.data() + v.size() || !std::isfinite(x) || x < 0)
-      throw ParseError(file_, last_line_, "'" + key + "' must be a number >= 0, not '" + v + "'");
+      throw ParseError(file_, last_line_, quoted_text(key) + " must be a number >= 0, not " + quoted_text(v));
     return x;
   }
   std::uint32_t whole(const std::string& key) {
     const double x = number(key);
-    if (x != std::floor(x) || x > 4294967295.0) throw ParseError(file_, last_line_, "'" + key + "' must be a whole number");
+    if (x != std::floor(x) || x > 4294967295.0) throw ParseError(file_, last_line_, quoted_text(key) + " must be a whole number");
     return std::uint32_t(x);
   }
   bool flag(const std::string& key) {
     const std::string v = text(key);
     if (v == "true") return true;
     if (v == "false") return false;
-    throw ParseError(file_, last_line_, "'" + key + "' must be true or false, not '" + v + "'");
+    throw ParseError(file_, last_line_, quoted_text(key) + " must be true or false, not " + quoted_text(v));
   }
   std::string one_of(const std::string& key, std::initializer_list<const char*> allowed) {
     const std::string v = text(key);
@@ -113,11 +113,11 @@ class Section {
       if (v == a) return v;
       list += std::string(list.empty() ? "" : ", ") + a;
     }
-    throw ParseError(file_, last_line_, "'" + key + "' must be one of " + list + ", not '" + v + "'");
+    throw ParseError(file_, last_line_, quoted_text(key) + " must be one of " + list + ", not " + quoted_text(v));
   }
   void finish() const {
     if (!values_.empty())
-      throw ParseError(file_, values_.begin()->second.second, "unknown key '" + values_.begin()->first + "' in [" + name_ + "]");
+      throw ParseError(file_, values_.begin()->second.second, "unknown key " + quoted_text(values_.begin()->first) + " in [" + name_ + "]");
   }
   const std::string& name() const { return name_; }
   std::size_t line() const { return line_; }
@@ -306,13 +306,13 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
   const char* end = format_text.data() + format_text.size();
   const auto [stop, ec] = std::from_chars(format_text.data(), end, format);
   if (format_text.empty() || ec != std::errc() || stop != end || format < 1 || format > kFormat)
-    throw ParseError(name, 0, "fit file format '" + format_text + "': this cellgraph reads formats 1 to " + std::to_string(kFormat));
+    throw ParseError(name, 0, "fit file format " + quoted_text(format_text) + ": this cellgraph reads formats 1 to " + std::to_string(kFormat));
   f.preferred = [&] {
     const std::string v = top.text("preferred_view");
     try {
       return parse_view(v);
     } catch (const Error&) {
-      throw ParseError(name, 0, "preferred_view must be cycles, bytes or two-term, not '" + v + "'");
+      throw ParseError(name, 0, "preferred_view must be cycles, bytes or two-term, not " + quoted_text(v));
     }
   }();
   if (format >= 3) {
@@ -338,7 +338,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
       f.machine.device = s.text("device");
       f.machine.backend = s.text("backend");
       if (f.machine.backend != "cpu" && f.machine.backend != "cuda")
-        throw ParseError(name, s.line(), "backend must be cpu or cuda, not '" + f.machine.backend + "'");
+        throw ParseError(name, s.line(), "backend must be cpu or cuda, not " + quoted_text(f.machine.backend));
       f.machine.sm_count = s.whole("sm_count");
       f.machine.threads = std::max(1u, s.whole("threads"));
       f.machine.clock_mhz = s.number("clock_mhz");

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/hilbert.hpp"
 #include "cellgraph/layout.hpp"
+#include "cellgraph/memory_budget.hpp"
 #include "cellgraph/philox.hpp"
 
 namespace cellgraph {
@@ -126,9 +128,20 @@ Graph erdos_renyi_graph(std::uint32_t n, double mean_degree, std::uint64_t seed)
   return graph_from_edges(n, edges);  // drops loops, merges duplicates
 }
 
-Graph generate_graph(const std::string& spec, std::uint64_t seed) {
+namespace {
+
+enum class Generator { rgg, rmat, er };
+
+struct GeneratorSpec {
+  Generator kind;
+  std::uint64_t size;  // N, or the scale of rmat
+  double degree;       // the mean degree, or rmat's edge factor
+};
+
+GeneratorSpec parse_generator(const std::string& spec) {
   const auto bad = [&](const std::string& why) {
-    return Error("bad generator '" + spec + "': " + why + " (rgg:N[:mean_degree], rmat:SCALE[:edge_factor] or er:N[:mean_degree])");
+    return Error("bad generator " + quoted_text(spec) + ": " + why +
+                 " (rgg:N[:mean_degree], rmat:SCALE[:edge_factor] or er:N[:mean_degree])");
   };
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
@@ -141,7 +154,7 @@ Graph generate_graph(const std::string& spec, std::uint64_t seed) {
     std::uint64_t value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > max)
-      throw bad("'" + text + "' is not an integer up to " + std::to_string(max));
+      throw bad(quoted_text(text) + " is not an integer up to " + std::to_string(max));
     return value;
   };
   if ((parts[0] == "rgg" || parts[0] == "er") && (parts.size() == 2 || parts.size() == 3)) {
@@ -149,14 +162,42 @@ Graph generate_graph(const std::string& spec, std::uint64_t seed) {
     if (parts.size() == 3) {
       auto [end, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), degree);
       if (parts[2].empty() || ec != std::errc() || end != parts[2].data() + parts[2].size())
-        throw bad("'" + parts[2] + "' is not a number");
+        throw bad(quoted_text(parts[2]) + " is not a number");
     }
-    const std::uint32_t n = std::uint32_t(integer(parts[1], kMaxVertices));
-    return parts[0] == "rgg" ? random_geometric_graph(n, degree, seed) : erdos_renyi_graph(n, degree, seed);
+    return {parts[0] == "rgg" ? Generator::rgg : Generator::er, integer(parts[1], kMaxVertices), degree};
   }
   if (parts[0] == "rmat" && (parts.size() == 2 || parts.size() == 3))
-    return rmat_graph(int(integer(parts[1], 31)), parts.size() == 3 ? int(integer(parts[2], 1024)) : 16, seed);
+    return {Generator::rmat, integer(parts[1], 31), parts.size() == 3 ? double(integer(parts[2], 1024)) : 16.0};
   throw bad("unknown generator");
+}
+
+}  // namespace
+
+Graph generate_graph(const std::string& spec, std::uint64_t seed) {
+  const GeneratorSpec g = parse_generator(spec);
+  switch (g.kind) {
+    case Generator::rgg: return random_geometric_graph(std::uint32_t(g.size), g.degree, seed);
+    case Generator::er: return erdos_renyi_graph(std::uint32_t(g.size), g.degree, seed);
+    case Generator::rmat: break;
+  }
+  return rmat_graph(int(g.size), int(g.degree), seed);
+}
+
+GeneratedSize generated_size(const std::string& spec) {
+  const GeneratorSpec g = parse_generator(spec);
+  GeneratedSize size;
+  size.vertices = g.kind == Generator::rmat ? std::uint64_t{1} << g.size : g.size;
+  // Degrees outside a generator's range are refused when it runs; they imply nothing here.
+  const long double degree = g.degree >= 0 && g.degree <= 1024 ? g.degree : 0;
+  const long double edges = g.kind == Generator::rmat ? degree * size.vertices : degree * size.vertices / 2;
+  size.edges = std::uint64_t(edges);
+  // Drawn edges (a pair each), the generator's per-vertex arrays (rgg: points, bins, an order;
+  // rmat: a permutation), and the run of the graph with every edge kept.
+  const long double per_vertex = g.kind == Generator::rgg ? 64 : 8;
+  const long double bytes = edges * 8 + per_vertex * size.vertices +
+                            static_cast<long double>(estimated_run_bytes(size.vertices, 2 * size.edges));
+  size.bytes = bytes >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(bytes);
+  return size;
 }
 
 }  // namespace cellgraph

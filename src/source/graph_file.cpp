@@ -55,22 +55,30 @@ Graph read_graph_file(const std::string& path, const GraphReadOptions& options) 
   return read_edge_list(in, path, options.edge_list_base);
 }
 
-std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_t num_vertices) {
+std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_t num_vertices,
+                                           std::uint32_t num_states) {
   std::ifstream in = detail::open_input(path);
   detail::LineReader reader(in, path);
-  std::vector<std::uint32_t> states;
-  states.reserve(num_vertices);
-  while (reader.next("#")) {
-    if (states.size() == num_vertices)
-      reader.fail("more states than vertices (" + std::to_string(num_vertices) + ")");
-    if (reader.size() != 1) reader.fail("expected one state per line, " + reader.fields_found());
-    states.push_back(static_cast<std::uint32_t>(
-        reader.parse_unsigned(reader[0], "state", std::numeric_limits<std::uint32_t>::max())));
-  }
-  if (states.size() != num_vertices)
-    reader.fail_at(0, "expected one state per vertex (" + std::to_string(num_vertices) +
-                          "), found " + std::to_string(states.size()));
-  return states;
+  return detail::naming_file_when_out_of_memory(reader, [&] {
+    std::vector<std::uint32_t> states;
+    states.reserve(num_vertices);
+    while (reader.next("#")) {
+      if (states.size() == num_vertices)
+        reader.fail("more states than vertices (" + std::to_string(num_vertices) + ")");
+      if (reader.size() != 1) reader.fail("expected one state per line, " + reader.fields_found());
+      const std::uint64_t state =
+          reader.parse_unsigned(reader[0], "state", std::numeric_limits<std::uint32_t>::max());
+      if (num_states && state >= num_states)
+        reader.fail("state " + std::to_string(state) + " is out of range: the model's states are 0.." +
+                    std::to_string(num_states - 1));
+      states.push_back(static_cast<std::uint32_t>(state));
+    }
+    // Reported at the last line, where the missing states would have followed.
+    if (states.size() != num_vertices)
+      reader.fail("the file ends after " + std::to_string(states.size()) + (states.size() == 1 ? " state" : " states") +
+                  "; expected one per vertex (" + std::to_string(num_vertices) + ")");
+    return states;
+  });
 }
 
 }  // namespace cellgraph

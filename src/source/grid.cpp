@@ -84,7 +84,7 @@ std::vector<Offset> parse_stencil(const std::string& text, int dims) {
     if (arg.empty()) return 1;
     std::int64_t r;
     if (!parse_int(arg, r) || r < 1 || r > 64)
-      throw Error("neighborhood '" + text + "': the range must be an integer from 1 to 64");
+      throw Error("neighborhood " + quoted_text(text) + ": the range must be an integer from 1 to 64");
     return static_cast<int>(r);
   };
   if (kind == "moore") return moore_stencil(dims, range());
@@ -107,13 +107,13 @@ std::vector<Offset> parse_stencil(const std::string& text, int dims) {
       for (std::size_t i = 0; ok && i < coords.size(); ++i)
         ok = parse_int(coords[i], c[i]) && std::abs(c[i]) <= 1 << 20;
       if (!ok || int(coords.size()) > std::max(dims, 1) || (c[0] == 0 && c[1] == 0 && c[2] == 0))
-        throw Error("neighborhood '" + text + "': bad offset '" + std::string(item) +
-                    "' (want " + std::to_string(dims) + " integers, not all zero, like 1,0;-1,0)");
+        throw Error("neighborhood " + quoted_text(text) + ": bad offset " + quoted_text(item) +
+                    " (want " + std::to_string(dims) + " integers, not all zero, like 1,0;-1,0)");
       s.push_back({int(c[0]), int(c[1]), int(c[2])});
     }
     return s;
   }
-  throw Error("unknown neighborhood '" + text + "' (moore[:r], vonneumann[:r], hex, cloud, custom:x,y;...)");
+  throw Error("unknown neighborhood " + quoted_text(text) + " (moore[:r], vonneumann[:r], hex, cloud, custom:x,y;...)");
 }
 
 std::array<std::int64_t, 3> parse_grid_size(const std::string& text, int* dims) {
@@ -122,7 +122,7 @@ std::array<std::int64_t, 3> parse_grid_size(const std::string& text, int* dims) 
   bool ok = parts.size() >= 1 && parts.size() <= 3;
   for (std::size_t i = 0; ok && i < parts.size(); ++i)
     ok = parse_int(parts[i], size[i]) && size[i] >= 1;
-  if (!ok) throw Error("bad grid size '" + text + "' (want positive integers like 512x512 or 64x64x64)");
+  if (!ok) throw Error("bad grid size " + quoted_text(text) + " (want positive integers like 512x512 or 64x64x64)");
   if (dims) *dims = static_cast<int>(parts.size());
   return size;
 }
@@ -136,7 +136,7 @@ Boundary parse_boundary(const std::string& text) {
     if (parse_int(std::string_view(text).substr(6), v) && v >= 0 && v <= 0xFFFF)
       return {BoundaryKind::fixed, static_cast<std::uint32_t>(v)};
   }
-  throw Error("unknown boundary '" + text + "' (periodic, fixed[:state], open, reflective)");
+  throw Error("unknown boundary " + quoted_text(text) + " (periodic, fixed[:state], open, reflective)");
 }
 
 void check_grid(const GridSpec& spec) {

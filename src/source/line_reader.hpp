@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <istream>
 #include <limits>
+#include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,6 +22,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/graph.hpp"
+#include "cellgraph/memory_budget.hpp"
 
 namespace cellgraph::detail {
 
@@ -39,23 +42,36 @@ inline constexpr std::uint64_t kMaxVertices = kBoundaryVertex - 1;
 
 // A header's count is a claim, not a promise: reserve no more than this up front so that a
 // corrupt header fails with a ParseError, not an allocation failure.
+inline constexpr std::uint64_t kMostReserved = std::uint64_t{1} << 22;
 inline std::size_t reserve_hint(std::uint64_t claimed) {
-  return static_cast<std::size_t>(std::min<std::uint64_t>(claimed, std::uint64_t{1} << 22));
+  return static_cast<std::size_t>(std::min<std::uint64_t>(claimed, kMostReserved));
 }
 
 enum class BlankLines { skip, keep };
+
+// The bytes from `in`'s position to its end, where the stream can tell (files, strings).
+inline std::optional<std::uint64_t> bytes_to_end(std::istream& in) {
+  const std::streampos here = in.tellg();
+  if (here < 0) return std::nullopt;
+  in.seekg(0, std::ios::end);
+  const std::streampos end = in.tellg();
+  in.seekg(here);
+  if (end < here) return std::nullopt;
+  return static_cast<std::uint64_t>(end - here);
+}
 
 class LineReader {
  public:
   // `lines_before`: how many lines of the file precede `in` (a part of a file read apart).
   LineReader(std::istream& in, std::string name, std::size_t lines_before = 0)
-      : in_(in), name_(std::move(name)), line_number_(lines_before) {}
+      : in_(in), name_(std::move(name)), line_number_(lines_before), size_(bytes_to_end(in)) {}
 
   // Moves to the next line that is not a comment (its first non-blank character is one of
   // `comment_marks`) and, unless kept, not blank. False at the end of the input.
   bool next(std::string_view comment_marks, BlankLines blank = BlankLines::skip) {
     while (std::getline(in_, line_)) {
       ++line_number_;
+      consumed_ += line_.size() + (in_.eof() ? 0 : 1);
       split();
       const bool skipped = tokens_.empty()
                                ? blank == BlankLines::skip
@@ -72,10 +88,38 @@ class LineReader {
     in_.read(out, static_cast<std::streamsize>(size));
     const auto got = static_cast<std::size_t>(in_.gcount());
     line_number_ += static_cast<std::size_t>(std::count(out, out + got, '\n'));
+    consumed_ += got;
     return got == size;
   }
 
   std::size_t line_number() const { return line_number_; }
+  const std::string& name() const { return name_; }
+  // Bytes read so far: where the next line or binary block starts.
+  std::uint64_t byte_offset() const { return consumed_; }
+
+  // A header's count cannot exceed what the rest of the file can hold, at `bytes_each` bytes an
+  // item at the least: a large count is checked before anything is allocated or estimated for
+  // it, and reported at the header. A count within what readers reserve anyway is left to the
+  // reading, which names the fault exactly. `claim` reads "the header gives 2000000000 entries".
+  void check_count_fits(std::uint64_t count, std::uint64_t bytes_each, const std::string& claim) const {
+    if (!size_ || bytes_each == 0 || count <= kMostReserved) return;
+    const std::uint64_t left = *size_ - std::min(*size_, consumed_);
+    const std::uint64_t most = (left + 1) / bytes_each;  // the last may lack its line break
+    if (count <= most) return;
+    fail(claim + ", but the rest of the file (" + std::to_string(left) + " bytes) holds at most " +
+         std::to_string(most) + " (each takes at least " + std::to_string(bytes_each) +
+         (bytes_each == 1 ? " byte)" : " bytes)"));
+  }
+
+  // Refuses, at the current line, a size the file implies that the memory limit cannot hold;
+  // `describe()` says what implies it ("vertex ids up to 300000000 and 1 edge imply a graph
+  // that"). The limit is read once: readers may ask at every line.
+  template <class Describe>
+  void require_memory(std::uint64_t bytes, Describe describe) const {
+    if (!memory_limit_) memory_limit_ = memory_limit();
+    if (bytes > *memory_limit_) fail(describe() + " " + memory_shortfall(bytes));
+  }
+
   std::size_t size() const { return tokens_.size(); }
   std::string_view operator[](std::size_t i) const { return tokens_[i]; }
 
@@ -96,9 +140,9 @@ class LineReader {
     auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     const bool overflow = ec == std::errc::result_out_of_range;
     if ((ec != std::errc{} && !overflow) || end != token.data() + token.size())
-      fail(std::string(what) + " " + quoted(token) + " is not a non-negative integer");
+      fail(std::string(what) + " " + quoted_text(token) + " is not a non-negative integer");
     if (overflow || value > max)
-      fail(std::string(what) + " " + shortened(token) + " is too large (at most " +
+      fail(std::string(what) + " " + printable_text(token) + " is too large (at most " +
            std::to_string(max) + ")");
     return value;
   }
@@ -109,7 +153,7 @@ class LineReader {
     const std::uint64_t index =
         parse_unsigned(token, what, std::numeric_limits<std::uint64_t>::max());
     if (index == 0 || index > count)
-      fail(std::string(what) + " " + shortened(token) + " is out of range 1.." +
+      fail(std::string(what) + " " + printable_text(token) + " is out of range 1.." +
            std::to_string(count));
     return index - 1;
   }
@@ -119,8 +163,8 @@ class LineReader {
     auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     const bool overflow = ec == std::errc::result_out_of_range;
     if ((ec != std::errc{} && !overflow) || end != token.data() + token.size())
-      fail(std::string(what) + " " + quoted(token) + " is not an integer");
-    if (overflow) fail(std::string(what) + " " + shortened(token) + " is too large");
+      fail(std::string(what) + " " + quoted_text(token) + " is not an integer");
+    if (overflow) fail(std::string(what) + " " + printable_text(token) + " is too large");
     return value;
   }
 
@@ -131,7 +175,7 @@ class LineReader {
     double value = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec != std::errc{} || end != digits.data() + digits.size() || !std::isfinite(value))
-      fail(std::string(what) + " " + quoted(token) + " is not a finite number");
+      fail(std::string(what) + " " + quoted_text(token) + " is not a finite number");
     return value;
   }
 
@@ -149,20 +193,32 @@ class LineReader {
   static bool is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
   }
-  // A token as shown in a message, cut short so that a garbage line stays readable.
-  static std::string shortened(std::string_view token) {
-    constexpr std::size_t kShown = 40;
-    return token.size() <= kShown ? std::string(token)
-                                  : std::string(token.substr(0, kShown)) + "...";
-  }
-  static std::string quoted(std::string_view token) { return "'" + shortened(token) + "'"; }
 
   std::istream& in_;
   std::string name_;
   std::string line_;
   std::size_t line_number_ = 0;
   std::vector<std::string_view> tokens_;  // views into line_
+  std::optional<std::uint64_t> size_;     // bytes from the start to the end; none: unknown
+  std::uint64_t consumed_ = 0;
+  mutable std::optional<std::uint64_t> memory_limit_;
 };
+
+// Runs `read`, which reads `file`; a std::bad_alloc in it becomes a ParseError at the line
+// `current_line()` gives, so that running out of memory names the file, not just the fact.
+template <class Read, class CurrentLine>
+auto naming_file_when_out_of_memory(const std::string& file, CurrentLine current_line, Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+    throw ParseError(file, current_line(), "out of memory at this line: the file needs more memory than there is");
+  }
+}
+// The same for a reader built on a LineReader.
+template <class Read>
+auto naming_file_when_out_of_memory(const LineReader& reader, Read read) -> decltype(read()) {
+  return naming_file_when_out_of_memory(reader.name(), [&] { return reader.line_number(); }, read);
+}
 
 // Whitespace tokens across line breaks, for formats whose values wrap freely (legacy VTK).
 // Starts after the reader's current line; the reader stays usable for keyword lines once

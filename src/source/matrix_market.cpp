@@ -49,7 +49,7 @@ Field parse_field(const LineReader& banner, const std::string& word) {
   if (word == "integer") return Field::integer;
   if (word == "real") return Field::real;
   if (word == "complex") banner.fail("complex matrices are not supported");
-  banner.fail("unknown field '" + word + "' (expected pattern, integer or real)");
+  banner.fail("unknown field " + quoted_text(word) + " (expected pattern, integer or real)");
 }
 
 Symmetry parse_symmetry(const LineReader& banner, const std::string& word) {
@@ -57,7 +57,7 @@ Symmetry parse_symmetry(const LineReader& banner, const std::string& word) {
   if (word == "symmetric") return Symmetry::symmetric;
   if (word == "skew-symmetric") return Symmetry::skew_symmetric;
   if (word == "hermitian") banner.fail("hermitian matrices are not supported");
-  banner.fail("unknown symmetry '" + word + "' (expected general, symmetric or skew-symmetric)");
+  banner.fail("unknown symmetry " + quoted_text(word) + " (expected general, symmetric or skew-symmetric)");
 }
 
 Banner read_banner(LineReader& reader) {
@@ -68,13 +68,29 @@ Banner read_banner(LineReader& reader) {
   const std::string object = lowercase(reader[1]), format = lowercase(reader[2]),
                     field = lowercase(reader[3]), symmetry = lowercase(reader[4]);
 
-  if (object != "matrix") reader.fail("unsupported object '" + object + "' (expected 'matrix')");
+  if (object != "matrix") reader.fail("unsupported object " + quoted_text(object) + " (expected 'matrix')");
   if (format == "array")
     reader.fail("dense 'array' matrices are not supported; a graph needs 'coordinate'");
   if (format != "coordinate")
-    reader.fail("unknown format '" + format + "' (expected 'coordinate')");
+    reader.fail("unknown format " + quoted_text(format) + " (expected 'coordinate')");
 
   return {parse_field(reader, field), parse_symmetry(reader, symmetry)};
+}
+
+// The size line is a claim: an entry takes at least "1 1\n" (and " 1" for its value), and
+// the graph, its run and the entries as read must fit in memory. Both are checked before
+// anything is allocated for them.
+void check_size_is_possible(const LineReader& reader, const Banner& banner, const Size& size) {
+  const bool has_value = banner.field != Field::pattern;
+  reader.check_count_fits(size.entries, has_value ? 6 : 4,
+                          "the size line gives " + std::to_string(size.entries) + " entries");
+  const std::uint64_t per_entry = sizeof(std::pair<VertexId, VertexId>) + sizeof(std::size_t) +
+                                  (has_value ? sizeof(double) : 0) + 16;  // edge, line, value, duplicate key
+  const std::uint64_t vertices = std::max(size.rows, size.cols);
+  reader.require_memory(estimated_run_bytes(vertices, 2 * size.entries) + per_entry * size.entries, [&] {
+    return "the size line's " + std::to_string(size.rows) + " x " + std::to_string(size.cols) + " matrix with " +
+           std::to_string(size.entries) + " entries implies a graph that";
+  });
 }
 
 Size read_size(LineReader& reader, const Banner& banner) {
@@ -90,6 +106,7 @@ Size read_size(LineReader& reader, const Banner& banner) {
   if (banner.symmetry != Symmetry::general && size.rows != size.cols)
     reader.fail("a symmetric matrix must be square, found " + std::to_string(size.rows) + " x " +
                 std::to_string(size.cols));
+  check_size_is_possible(reader, banner, size);
   return size;
 }
 
@@ -168,16 +185,18 @@ void reject_duplicates(const LineReader& reader, const Entries& entries, Symmetr
 
 Graph read_matrix_market(std::istream& in, const std::string& name) {
   LineReader reader(in, name);
-  const Banner banner = read_banner(reader);
-  const Size size = read_size(reader, banner);
-  const Entries entries = read_entries(reader, banner, size);
-  reject_duplicates(reader, entries, banner.symmetry);
-  // Checked last: a malformed entry is the more useful message for a file that is both.
-  if (size.rows != size.cols)
-    reader.fail_at(size.line, "the matrix is " + std::to_string(size.rows) + " x " +
-                                  std::to_string(size.cols) + "; a graph needs a square matrix");
-  // graph_from_edges drops the diagonal and merges i-j with j-i, keeping the first value.
-  return graph_from_edges(static_cast<VertexId>(size.rows), entries.edges, entries.values);
+  return detail::naming_file_when_out_of_memory(reader, [&] {
+    const Banner banner = read_banner(reader);
+    const Size size = read_size(reader, banner);
+    const Entries entries = read_entries(reader, banner, size);
+    reject_duplicates(reader, entries, banner.symmetry);
+    // Checked last: a malformed entry is the more useful message for a file that is both.
+    if (size.rows != size.cols)
+      reader.fail_at(size.line, "the matrix is " + std::to_string(size.rows) + " x " +
+                                    std::to_string(size.cols) + "; a graph needs a square matrix");
+    // graph_from_edges drops the diagonal and merges i-j with j-i, keeping the first value.
+    return graph_from_edges(static_cast<VertexId>(size.rows), entries.edges, entries.values);
+  });
 }
 
 }  // namespace cellgraph

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/memory_budget.hpp"
 #include "src/source/line_reader.hpp"
 #include "src/source/mesh_formats.hpp"
 
@@ -49,6 +50,14 @@ const VtkCellType* find_vtk_cell_type(int type) {
   for (const VtkCellType& t : kTypes)
     if (t.type == type) return &t;
   return nullptr;
+}
+
+std::uint64_t estimated_mesh_bytes(std::uint64_t nodes, std::uint64_t elements, std::uint64_t node_refs) {
+  const std::uint64_t mesh = 3 * sizeof(double) * nodes + (2 + sizeof(std::uint64_t)) * elements +
+                             sizeof(std::uint32_t) * node_refs;
+  const std::uint64_t metis_input = sizeof(idx_t) * (elements + node_refs + nodes);
+  // A dual graph has about a neighbor per node reference, a nodal one a few: four, generously.
+  return mesh + metis_input + estimated_run_bytes(std::max(nodes, elements), 4 * node_refs);
 }
 
 }  // namespace detail

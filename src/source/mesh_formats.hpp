@@ -20,6 +20,11 @@ struct VtkCellType {
 // The cell types a Mesh may hold; null for any other (polyhedra, Lagrange and Bezier cells).
 const VtkCellType* find_vtk_cell_type(int type);
 
+// What reading a mesh of this size and running its dual or nodal graph takes: the Mesh, the
+// arrays METIS builds the graph from, and the run of a graph with as many vertices as the
+// larger of the two counts. An estimate, on the high side, for the readers' memory checks.
+std::uint64_t estimated_mesh_bytes(std::uint64_t nodes, std::uint64_t elements, std::uint64_t node_refs);
+
 // `name` appears in error messages.
 Mesh read_gmsh_mesh(std::istream& in, const std::string& name);
 Mesh read_metis_mesh(std::istream& in, const std::string& name);

@@ -8,6 +8,7 @@
 // their errors name the line that the offending bytes are on.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -87,6 +88,7 @@ class NodeIndex {
 class GmshReader {
  public:
   GmshReader(std::istream& in, const std::string& name) : reader_(in, name) {}
+  std::size_t line_number() const { return reader_.line_number(); }
 
   Mesh read() {
     bool have_format = false, have_nodes = false, have_elements = false;
@@ -96,7 +98,7 @@ class GmshReader {
         read_format();
         have_format = true;
       } else if (!have_format) {
-        reader_.fail("not a Gmsh MSH file: expected $MeshFormat, found '" + section + "'");
+        reader_.fail("not a Gmsh MSH file: expected $MeshFormat, found " + quoted_text(section));
       } else if (section == "$Nodes") {
         if (have_nodes) reader_.fail("a second $Nodes section");
         const std::size_t nodes_line = reader_.line_number();
@@ -106,16 +108,18 @@ class GmshReader {
       } else if (section == "$Elements") {
         if (!have_nodes) reader_.fail("$Elements comes before $Nodes");
         if (have_elements) reader_.fail("a second $Elements section");
+        elements_line_ = reader_.line_number();
         version4_ ? read_elements_v4() : read_elements_v2();
         have_elements = true;
       } else if (section.starts_with("$")) {
         skip_section(section);
       } else {
-        reader_.fail("expected a section such as $Nodes, found '" + section + "'");
+        reader_.fail("expected a section such as $Nodes, found " + quoted_text(section));
       }
     }
     if (!have_format) reader_.fail_at(0, "empty file; expected $MeshFormat");
     if (!have_elements) reader_.fail_at(0, "no $Elements section");
+    if (mesh_.num_elements() == 0) reader_.fail_at(elements_line_, "the mesh has no elements: $Elements is empty");
     return std::move(mesh_);
   }
 
@@ -128,11 +132,11 @@ class GmshReader {
     if (version == "4.1") {
       version4_ = true;
     } else if (version != "2" && version != "2.0" && version != "2.1" && version != "2.2") {
-      reader_.fail("MSH version " + version + " is not supported (2.2 and 4.1 are)");
+      reader_.fail("MSH version " + printable_text(version) + " is not supported (2.2 and 4.1 are)");
     }
     binary_ = reader_.parse_unsigned(reader_[1], "file type", 1) == 1;
     if (reader_.parse_unsigned(reader_[2], "data size", kMaxTag) != sizeof(double))
-      reader_.fail("data size " + std::string(reader_[2]) + " is not supported (8 is)");
+      reader_.fail("data size " + printable_text(reader_[2]) + " is not supported (8 is)");
     if (binary_) {
       const auto one = binary_value<std::int32_t>("the byte-order mark");
       if (one != 1) {
@@ -147,16 +151,16 @@ class GmshReader {
   // ----- MSH 2.2: "$Nodes", n, then n "tag x y z" lines or records.
 
   void read_nodes_v2() {
-    const auto count = count_line_v2(kNodes);
+    constexpr std::size_t kRecord = sizeof(std::int32_t) + 3 * sizeof(double);
+    const auto count = count_line_v2(kNodes, binary_ ? kRecord : kShortestNodeLine);
     reserve_nodes(count);
     if (binary_) {
-      constexpr std::size_t kRecord = sizeof(std::int32_t) + 3 * sizeof(double);
       std::vector<char> records;
-      binary_values(records, count * kRecord, kNodes.name);
+      const std::uint64_t start = binary_values(records, count * kRecord, kNodes.name);
       for (std::uint64_t i = 0; i < count; ++i) {
+        binary_item_ = start + i * kRecord;
         const char* record = records.data() + i * kRecord;
-        add_node(node_tag(read_as<std::int32_t>(record)),
-                 read_as<std::array<double, 3>>(record + sizeof(std::int32_t)));
+        add_node(node_tag(read_as<std::int32_t>(record)), binary_coordinates(record + sizeof(std::int32_t)));
       }
     } else {
       for (std::uint64_t i = 0; i < count; ++i) {
@@ -171,7 +175,8 @@ class GmshReader {
   // "$Elements", n, then n "tag type ntags tag... node..." lines, or blocks of records under
   // a (type, count, ntags) header.
   void read_elements_v2() {
-    const auto count = count_line_v2(kElements);
+    // The shortest: a point, "1 15 0 1" as text, its tag and node as binary integers.
+    const auto count = count_line_v2(kElements, binary_ ? 2 * sizeof(std::int32_t) : 8);
     reserve_elements(count);
     if (binary_) {
       std::vector<std::int32_t> header, records;
@@ -183,8 +188,9 @@ class GmshReader {
           fail_binary("bad $Elements block header (" + std::to_string(block_size) + " elements, " +
                       std::to_string(tags) + " tags)");
         const std::size_t stride = 1 + std::size_t(tags) + type.nodes;
-        binary_values(records, std::uint64_t(block_size) * stride, kElements.name);
+        const std::uint64_t start = binary_values(records, std::uint64_t(block_size) * stride, kElements.name);
         for (std::size_t e = 0; e < std::size_t(block_size); ++e) {
+          binary_item_ = start + e * stride * sizeof(std::int32_t);
           const std::int32_t* nodes = records.data() + e * stride + 1 + tags;
           for (std::size_t k = 0; k < type.nodes; ++k) add_element_node(node_tag(nodes[k]));
           finish_element(type);
@@ -208,17 +214,34 @@ class GmshReader {
     expect_end(kElements.name);
   }
 
-  std::uint64_t count_line_v2(const Section& section) {
+  // `shortest`: the fewest bytes an item takes, for checking the count against the file's size.
+  std::uint64_t count_line_v2(const Section& section, std::uint64_t shortest) {
     if (!reader_.next(kNoComments) || reader_.size() != 1)
       reader_.fail(std::string("expected the ") + section.items + " count after " + section.name);
-    return reader_.parse_unsigned(reader_[0], std::string(section.items) + " count", kMaxVertices);
+    const auto count = reader_.parse_unsigned(reader_[0], std::string(section.items) + " count", kMaxVertices);
+    check_count(section, count, shortest);
+    return count;
+  }
+
+  // The count a section header gives is a claim: it must fit the rest of the file and, with
+  // what is read already, the memory limit; checked before anything is allocated for it.
+  void check_count(const Section& section, std::uint64_t count, std::uint64_t shortest) const {
+    reader_.check_count_fits(count, shortest,
+                             std::string(section.name) + " gives " + std::to_string(count) + " " + section.items);
+    const bool nodes = &section == &kNodes;
+    const std::uint64_t node_count = nodes ? count : mesh_.num_nodes(), elements = nodes ? 0 : count;
+    const std::uint64_t tags = nodes ? 2 * sizeof(std::uint64_t) * count : 0;  // tags, and the index built from them
+    reader_.require_memory(estimated_mesh_bytes(node_count, elements, elements) + tags, [&] {
+      return std::string(section.name) + "'s " + std::to_string(count) + " " + section.items + " imply a mesh that";
+    });
   }
 
   // ----- MSH 4.1: a section header, then per entity block a block header and its items.
 
   // Per block: "entityDim entityTag parametric count", count tags, count coordinate lines.
   void read_nodes_v4() {
-    const auto [blocks, count] = section_header_v4(kNodes);
+    // The shortest node: "1\n0 0 0\n" as text, a tag and three coordinates in binary.
+    const auto [blocks, count] = section_header_v4(kNodes, binary_ ? 4 * 8 : 8);
     reserve_nodes(count);
     std::vector<std::uint64_t> tags;
     std::vector<double> coords;
@@ -228,10 +251,14 @@ class GmshReader {
       if (block.third > 1) fail_here("the parametric flag must be 0 or 1");
       const std::size_t fields = 3 + (block.third == 1 ? block.dim : 0);
       if (binary_) {
-        binary_values(tags, block.count, kNodes.name);
-        binary_values(coords, block.count * fields, kNodes.name);
-        for (std::uint64_t i = 0; i < block.count; ++i)
-          add_node(node_tag(tags[i]), read_as<std::array<double, 3>>(&coords[i * fields]));
+        const std::uint64_t tags_start = binary_values(tags, block.count, kNodes.name);
+        const std::uint64_t coords_start = binary_values(coords, block.count * fields, kNodes.name);
+        for (std::uint64_t i = 0; i < block.count; ++i) {
+          binary_item_ = tags_start + i * sizeof(std::uint64_t);
+          const std::uint64_t tag = node_tag(tags[i]);
+          binary_item_ = coords_start + i * fields * sizeof(double);
+          add_node(tag, binary_coordinates(&coords[i * fields]));
+        }
       } else {
         tags.clear();
         for (std::uint64_t i = 0; i < block.count; ++i) {
@@ -255,7 +282,8 @@ class GmshReader {
 
   // Per block: "entityDim entityTag elementType count", then count "tag node..." lines.
   void read_elements_v4() {
-    const auto [blocks, count] = section_header_v4(kElements);
+    // The shortest element: a point, "1 1" as text, a tag and a node in binary.
+    const auto [blocks, count] = section_header_v4(kElements, binary_ ? 2 * 8 : 4);
     reserve_elements(count);
     std::vector<std::uint64_t> records;
     std::uint64_t done = 0;
@@ -264,8 +292,9 @@ class GmshReader {
       const VtkCellType& type = element_type(std::int64_t(block.third));
       if (binary_) {
         const std::size_t stride = 1 + type.nodes;
-        binary_values(records, block.count * stride, kElements.name);
+        const std::uint64_t start = binary_values(records, block.count * stride, kElements.name);
         for (std::uint64_t e = 0; e < block.count; ++e) {
+          binary_item_ = start + e * stride * sizeof(std::uint64_t);
           for (std::size_t k = 1; k <= type.nodes; ++k)
             add_element_node(node_tag(records[e * stride + k]));
           finish_element(type);
@@ -288,11 +317,14 @@ class GmshReader {
   struct Counts {
     std::uint64_t blocks, items;
   };
-  Counts section_header_v4(const Section& section) {
+  Counts section_header_v4(const Section& section, std::uint64_t shortest) {
     if (binary_) {
       std::vector<std::uint64_t> header;
       binary_values(header, 4, section.name);
-      if (header[1] > kMaxVertices) fail_binary(std::string("too many ") + section.items);
+      if (header[1] > kMaxVertices)
+        fail_binary(std::string(section.name) + " gives " + std::to_string(header[1]) + " " + section.items +
+                    " (at most " + std::to_string(kMaxVertices) + ")");
+      check_count(section, header[1], shortest);
       return {header[0], header[1]};
     }
     if (!reader_.next(kNoComments) || reader_.size() != 4)
@@ -302,6 +334,7 @@ class GmshReader {
         reader_.parse_unsigned(reader_[1], std::string(section.items) + " count", kMaxVertices);
     reader_.parse_unsigned(reader_[2], "smallest tag", kMaxTag);
     reader_.parse_unsigned(reader_[3], "largest tag", kMaxTag);
+    check_count(section, count, shortest);
     return {blocks, count};
   }
 
@@ -355,6 +388,14 @@ class GmshReader {
   std::array<double, 3> coordinates(std::size_t first) const {
     return {reader_.parse_real(reader_[first], "x"), reader_.parse_real(reader_[first + 1], "y"),
             reader_.parse_real(reader_[first + 2], "z")};
+  }
+
+  // Binary coordinates at binary_item_: finite, as parse_real requires of text ones.
+  std::array<double, 3> binary_coordinates(const void* bytes) const {
+    const auto xyz = read_as<std::array<double, 3>>(bytes);
+    for (const double v : xyz)
+      if (!std::isfinite(v)) fail_binary("a node coordinate is not a finite number");
+    return xyz;
   }
 
   void add_node(std::uint64_t tag, const std::array<double, 3>& xyz) {
@@ -418,7 +459,7 @@ class GmshReader {
     if (!reader_.next(kNoComments))
       reader_.fail_at(reader_.line_number(), "the file ends before " + end);
     if (reader_[0] != end)
-      reader_.fail("expected " + end + ", found '" + std::string(reader_[0].substr(0, 40)) + "'");
+      reader_.fail("expected " + end + ", found " + quoted_text(reader_[0]));
   }
 
   void skip_section(const std::string& section) {
@@ -426,28 +467,35 @@ class GmshReader {
     const std::string end = "$End" + section.substr(1);
     while (reader_.next(kNoComments))
       if (reader_[0] == end) return;
-    reader_.fail_at(start, section + " has no " + end);
+    reader_.fail_at(start, printable_text(section) + " has no " + printable_text(end));
   }
 
   // ----- Binary data, in this machine's byte order.
 
-  // In a binary section the reader stands inside the line after its last full one.
-  [[noreturn]] void fail_binary(const std::string& what) const {
-    reader_.fail_at(reader_.line_number() + 1, what);
+  // In a binary section the reader stands inside the line after its last full one; the
+  // message adds the offset of the item at fault (binary_item_).
+  [[noreturn]] void fail_binary(const std::string& what) const { fail_binary_at(binary_item_, what); }
+  [[noreturn]] void fail_binary_at(std::uint64_t offset, const std::string& what) const {
+    reader_.fail_at(reader_.line_number() + 1, what + " (at byte " + std::to_string(offset) + ")");
   }
   [[noreturn]] void fail_here(const std::string& what) const {
     if (binary_) fail_binary(what);
     reader_.fail(what);
   }
 
-  void binary_values_raw(char* out, std::size_t size, const std::string& where) {
-    if (!reader_.read_bytes(out, size)) fail_binary("the file ends inside " + where);
+  // Returns the offset the bytes start at, which is also where binary_item_ is left.
+  std::uint64_t binary_values_raw(char* out, std::size_t size, const std::string& where) {
+    binary_item_ = reader_.byte_offset();
+    if (!reader_.read_bytes(out, size)) fail_binary_at(reader_.byte_offset(), "the file ends inside " + where);
+    return binary_item_;
   }
 
   // Reads in slices, so that a corrupt count fails at the end of the file, not in malloc.
+  // Returns the offset of the first value.
   template <class T>
-  void binary_values(std::vector<T>& out, std::uint64_t count, const std::string& where) {
+  std::uint64_t binary_values(std::vector<T>& out, std::uint64_t count, const std::string& where) {
     constexpr std::uint64_t kSlice = std::uint64_t{1} << 20;
+    const std::uint64_t start = reader_.byte_offset();
     out.clear();
     for (std::uint64_t done = 0; done < count;) {
       const std::uint64_t n = std::min(kSlice, count - done);
@@ -455,6 +503,8 @@ class GmshReader {
       binary_values_raw(reinterpret_cast<char*>(out.data() + done), n * sizeof(T), where);
       done += n;
     }
+    binary_item_ = start;
+    return start;
   }
 
   template <class T>
@@ -471,8 +521,13 @@ class GmshReader {
     return value;
   }
 
+  // The fewest bytes a node line takes: "1 0 0 0" (2.2), "1" and "0 0 0" (4.1).
+  static constexpr std::uint64_t kShortestNodeLine = 8;
+
   LineReader reader_;
   bool version4_ = false, binary_ = false;
+  std::uint64_t binary_item_ = 0;  // the offset of the binary value or record being read
+  std::size_t elements_line_ = 0;
   Mesh mesh_;
   std::vector<std::uint64_t> node_tags_;  // until $Nodes is read
   NodeIndex node_index_;
@@ -481,7 +536,8 @@ class GmshReader {
 }  // namespace
 
 Mesh read_gmsh_mesh(std::istream& in, const std::string& name) {
-  return GmshReader(in, name).read();
+  GmshReader reader(in, name);
+  return naming_file_when_out_of_memory(name, [&] { return reader.line_number(); }, [&] { return reader.read(); });
 }
 
 }  // namespace cellgraph::detail

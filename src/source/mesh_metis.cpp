@@ -39,15 +39,23 @@ const VtkCellType* type_of_node_count(std::size_t nodes) {
   }
 }
 
-}  // namespace
+// Node ids are the only node count the file gives: a one-line file naming node 3*10^8
+// implies gigabytes of nodes, refused at that line.
+void require_memory(const LineReader& reader, std::uint64_t node_count, std::uint64_t elements,
+                    std::uint64_t node_refs) {
+  reader.require_memory(estimated_mesh_bytes(node_count, elements, node_refs), [&] {
+    return "node ids up to " + std::to_string(node_count) + " and " + std::to_string(elements) +
+           (elements == 1 ? " element" : " elements") + " imply a mesh that";
+  });
+}
 
-Mesh read_metis_mesh(std::istream& in, const std::string& name) {
-  LineReader reader(in, name);
+Mesh read_mesh(LineReader& reader) {
   if (!reader.next(kComment)) reader.fail_at(0, "empty file; expected the header 'ne [ncon]'");
   if (reader.size() > 2) reader.fail("the header must be 'ne [ncon]', " + reader.fields_found());
   const std::size_t header_line = reader.line_number();
   const auto ne = reader.parse_unsigned(reader[0], "element count", kMaxVertices);
   if (ne == 0) reader.fail("the element count must be positive");
+  reader.check_count_fits(ne, 2, "the header gives " + std::to_string(ne) + " elements, one line each");
   const auto ncon = reader.size() == 2
                         ? reader.parse_unsigned(reader[1], "ncon", std::numeric_limits<int>::max())
                         : 0;
@@ -81,11 +89,19 @@ Mesh read_metis_mesh(std::istream& in, const std::string& name) {
     mesh.element_type.push_back(type->type);
     mesh.element_dim.push_back(type->dim);
     mesh.element_offsets.push_back(mesh.element_nodes.size());
+    require_memory(reader, node_count, e + 1, mesh.element_nodes.size());
   }
   if (reader.next(kComment))
     reader.fail("more than the " + std::to_string(ne) + " element lines the header gives");
   mesh.nodes.assign(3 * node_count, 0.0);
   return mesh;
+}
+
+}  // namespace
+
+Mesh read_metis_mesh(std::istream& in, const std::string& name) {
+  LineReader reader(in, name);
+  return naming_file_when_out_of_memory(reader, [&] { return read_mesh(reader); });
 }
 
 }  // namespace cellgraph::detail

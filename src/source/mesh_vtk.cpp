@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -72,6 +73,7 @@ void append_cells(Mesh& mesh, const Cells& cells, std::uint64_t first_node,
 class LegacyVtkReader {
  public:
   LegacyVtkReader(std::istream& in, const std::string& name) : reader_(in, name) {}
+  std::size_t line_number() const { return reader_.line_number(); }
 
   Mesh read() {
     read_preamble();
@@ -91,6 +93,7 @@ class LegacyVtkReader {
     }
     if (!have_points_ || !cells_line || !types_line)
       reader_.fail_at(0, "an unstructured grid needs POINTS, CELLS and CELL_TYPES");
+    if (cells_.types.empty()) reader_.fail_at(types_line, "the mesh has no elements: CELL_TYPES is empty");
     append_cells(
         mesh_, cells_, 0, mesh_.num_nodes(),
         [&](const std::string& what) { reader_.fail_at(types_line, what); },
@@ -116,6 +119,9 @@ class LegacyVtkReader {
   void read_points() {
     if (reader_.size() != 3) reader_.fail("expected 'POINTS n type', " + reader_.fields_found());
     const auto n = reader_.parse_unsigned(reader_[1], "point count", kMaxVertices);
+    check_numbers_fit(3 * n, "POINTS gives " + std::to_string(n) + " points, " + std::to_string(3 * n) + " numbers");
+    reader_.require_memory(estimated_mesh_bytes(n, 0, 0),
+                           [&] { return "POINTS gives " + std::to_string(n) + " points, which imply a mesh that"; });
     TokenStream values(reader_, kNoComments);
     mesh_.nodes.reserve(3 * reserve_hint(n));
     for (std::uint64_t i = 0; i < 3 * n; ++i)
@@ -132,6 +138,15 @@ class LegacyVtkReader {
     const auto first = reader_.parse_unsigned(reader_[1], "cell count", kMaxVertices + 1);
     const auto second = reader_.parse_unsigned(reader_[2], "cell list size",
                                                std::numeric_limits<std::uint32_t>::max());
+    // 5.x: `first` offsets and `second` node ids; before: `second` numbers, counts and ids.
+    const std::uint64_t numbers = version5_ ? first + second : second;
+    const std::uint64_t cells = version5_ ? first - std::min<std::uint64_t>(first, 1) : first;
+    check_numbers_fit(numbers, "CELLS gives " + std::to_string(numbers) + " numbers");
+    const std::uint64_t as_read = 2 * sizeof(std::uint64_t) * numbers;  // cells_, before append_cells
+    reader_.require_memory(estimated_mesh_bytes(mesh_.num_nodes(), cells, numbers) + as_read, [&] {
+      return "CELLS gives " + std::to_string(cells) + " cells of " + std::to_string(numbers) +
+             " numbers, which imply a mesh that";
+    });
     if (version5_) {
       read_array("OFFSETS", first, cells_.offsets);
       read_array("CONNECTIVITY", second, cells_.connectivity);
@@ -168,12 +183,17 @@ class LegacyVtkReader {
   void read_cell_types() {
     if (reader_.size() != 2) reader_.fail("expected 'CELL_TYPES n', " + reader_.fields_found());
     const auto n = reader_.parse_unsigned(reader_[1], "cell count", kMaxVertices);
+    check_numbers_fit(n, "CELL_TYPES gives " + std::to_string(n) + " cell types");
     TokenStream values(reader_, kNoComments);
     for (std::uint64_t i = 0; i < n; ++i)
       cells_.types.push_back(
           reader_.parse_unsigned(values.next("the end of CELL_TYPES"), "cell type", 255));
   }
 
+  // A header's count of numbers must fit in the rest of the file, a digit and a blank each.
+  void check_numbers_fit(std::uint64_t count, const std::string& claim) const {
+    reader_.check_count_fits(count, 2, claim);
+  }
   LineReader reader_;
   bool version5_ = false, have_points_ = false;
   Mesh mesh_;
@@ -212,6 +232,9 @@ class VtuReader {
     text_ = std::move(text).str();
   }
 
+  // The line of the tag being read.
+  std::size_t line_number() const { return line_at(tag_at_); }
+
   Mesh read() {
     std::string_view section;  // "Points" or "Cells" while inside one
     Cells cells;
@@ -220,6 +243,7 @@ class VtuReader {
     bool in_file = false;
     for (std::size_t at = 0; auto tag = next_tag(at);) {
       const std::size_t tag_at = tag->start;
+      tag_at_ = tag_at;
       at = tag->end;
       if (tag->name == "VTKFile") {
         read_file_attributes(*tag, tag_at);
@@ -273,6 +297,7 @@ class VtuReader {
     }
     if (!in_file) throw ParseError(name_, 0, "no VTKFile element");
     if (mesh_.num_nodes() == 0) throw ParseError(name_, 0, "no Piece with points");
+    if (mesh_.num_elements() == 0) fail(piece_at, "the mesh has no elements: NumberOfCells is 0");
     return std::move(mesh_);
   }
 
@@ -293,7 +318,7 @@ class VtuReader {
       fail(at, "only little-endian data is supported");
     const std::string_view header = tag.attribute("header_type").value_or("UInt32");
     if (header != "UInt32" && header != "UInt64")
-      fail(at, "header_type " + std::string(header) + " is not supported");
+      fail(at, "header_type " + quoted_text(header) + " is not supported");
     header_bytes_ = header == "UInt64" ? 8 : 4;
   }
 
@@ -341,7 +366,7 @@ class VtuReader {
     while (i < text_.size() && is_name_char(text_[i])) tag.name += text_[i++];
     for (;;) {
       i = skip_space(i);
-      if (i >= text_.size()) fail(at, "an unterminated <" + tag.name + "> tag");
+      if (i >= text_.size()) fail(at, "an unterminated <" + printable_text(tag.name) + "> tag");
       if (text_[i] == '>') break;
       if (text_.compare(i, 2, "/>") == 0) {
         tag.self_closing = true;
@@ -352,12 +377,12 @@ class VtuReader {
       while (i < text_.size() && is_name_char(text_[i]) && text_[i] != '/') key += text_[i++];
       i = skip_space(i);
       if (key.empty() || i >= text_.size() || text_[i] != '=')
-        fail(at, "a malformed attribute in <" + tag.name + ">");
+        fail(at, "a malformed attribute in <" + printable_text(tag.name) + ">");
       i = skip_space(i + 1);
       const char quote = i < text_.size() ? text_[i] : '\0';
       const std::size_t close =
           quote == '"' || quote == '\'' ? text_.find(quote, i + 1) : std::string::npos;
-      if (close == std::string::npos) fail(at, "a malformed attribute in <" + tag.name + ">");
+      if (close == std::string::npos) fail(at, "a malformed attribute in <" + printable_text(tag.name) + ">");
       tag.attributes.emplace_back(std::move(key), text_.substr(i + 1, close - i - 1));
       i = close + 1;
     }
@@ -377,7 +402,7 @@ class VtuReader {
     const std::string type(tag.attribute("type").value_or(""));
     if (format == "ascii") return ascii_values<T>(content, type, content_at);
     if (format == "binary") return binary_values<T>(content, type, tag_at);
-    fail(tag_at, "DataArray format \"" + std::string(format) + "\" is not supported");
+    fail(tag_at, "DataArray format " + quoted_text(format) + " is not supported");
   }
 
   template <class T>
@@ -392,7 +417,7 @@ class VtuReader {
         if constexpr (std::is_floating_point_v<T>) {
           values.push_back(reader.parse_real(reader[i], "coordinate"));
         } else {
-          if (real) reader.fail("expected integers in a " + type + " array of indices");
+          if (real) reader.fail("expected integers in a " + printable_text(type) + " array of indices");
           values.push_back(reader.parse_unsigned(reader[i], "value", kMaxVertices));
         }
       }
@@ -418,9 +443,12 @@ class VtuReader {
       for (std::uint64_t at = 0; at < size; at += sizeof(Stored)) {
         Stored value;
         std::memcpy(&value, data + at, sizeof value);
-        if constexpr (!std::is_floating_point_v<T>) {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (!std::isfinite(static_cast<double>(value)))
+            fail(tag_at, "value " + std::to_string(at / sizeof(Stored)) + " of the DataArray is not a finite number");
+        } else {
           if constexpr (std::is_floating_point_v<Stored>) {
-            fail(tag_at, "expected integers in a " + type + " array of indices");
+            fail(tag_at, "expected integers in a " + printable_text(type) + " array of indices");
           } else if constexpr (std::is_signed_v<Stored>) {
             if (value < 0) fail(tag_at, "a negative index in the DataArray");
           }
@@ -449,7 +477,7 @@ class VtuReader {
     else if (type == "UInt8")
       convert(std::uint8_t{});
     else
-      fail(tag_at, "DataArray type \"" + type + "\" is not supported");
+      fail(tag_at, "DataArray type " + quoted_text(type) + " is not supported");
     return values;
   }
 
@@ -468,7 +496,7 @@ class VtuReader {
       } else if (const auto value = base64_value(c); value && padding == 0) {
         quantum[filled++] = *value;
       } else {
-        fail(tag_at, std::string("a bad base64 character '") + c + "' in a DataArray");
+        fail(tag_at, "a bad base64 character " + quoted_text(std::string_view(&c, 1)) + " in a DataArray");
       }
       if (filled < 4) continue;
       const std::uint32_t bits = std::uint32_t(quantum[0]) << 18 | std::uint32_t(quantum[1]) << 12 |
@@ -485,6 +513,7 @@ class VtuReader {
 
   std::string name_;
   std::string text_;
+  std::size_t tag_at_ = 0;  // where the tag being read starts
   std::size_t header_bytes_ = 4;
   Mesh mesh_;
 };
@@ -492,9 +521,18 @@ class VtuReader {
 }  // namespace
 
 Mesh read_legacy_vtk_mesh(std::istream& in, const std::string& name) {
-  return LegacyVtkReader(in, name).read();
+  LegacyVtkReader reader(in, name);
+  return naming_file_when_out_of_memory(name, [&] { return reader.line_number(); }, [&] { return reader.read(); });
 }
 
-Mesh read_vtu_mesh(std::istream& in, const std::string& name) { return VtuReader(in, name).read(); }
+Mesh read_vtu_mesh(std::istream& in, const std::string& name) {
+  std::optional<VtuReader> reader;
+  return naming_file_when_out_of_memory(
+      name, [&] { return reader ? reader->line_number() : 0; },
+      [&] {
+        reader.emplace(in, name);  // reads the whole file
+        return reader->read();
+      });
+}
 
 }  // namespace cellgraph::detail

@@ -48,6 +48,22 @@ struct Listing {
 
 std::string vertex_name(VertexId v) { return "vertex " + std::to_string(std::uint64_t{v} + 1); }
 
+// The header is a claim: each vertex takes a line (a byte at least), each of the 2m neighbor
+// entries a number and a blank, and the graph, its run and the lists as read must fit in
+// memory. Both are checked before anything is allocated for them.
+void check_header_is_possible(const LineReader& reader, const Header& h) {
+  reader.check_count_fits(h.n, 1, "the header gives " + std::to_string(h.n) + " vertices, one line each");
+  reader.check_count_fits(2 * h.m, 2,
+                          "the header gives " + std::to_string(h.m) + " edges, " + std::to_string(2 * h.m) +
+                              " neighbor entries");
+  const std::uint64_t per_vertex = sizeof(EdgeOffset) + sizeof(std::size_t) +  // offsets, lines
+                                   sizeof(std::int64_t) * (std::uint64_t{h.has_sizes} + std::uint64_t(h.ncon));
+  const std::uint64_t per_entry = sizeof(VertexId) + (h.has_edge_weights ? sizeof(double) : 0);
+  reader.require_memory(estimated_run_bytes(h.n, 2 * h.m) + per_vertex * h.n + per_entry * 2 * h.m, [&] {
+    return "the header's graph of " + std::to_string(h.n) + " vertices and " + std::to_string(h.m) + " edges";
+  });
+}
+
 Header read_header(LineReader& reader) {
   if (!reader.next(kComment))
     reader.fail_at(0, "empty file; expected the header 'n m [fmt [ncon]]'");
@@ -63,7 +79,7 @@ Header read_header(LineReader& reader) {
     // Up to three flag digits, leading zeros optional: vertex sizes, vertex weights, edge weights.
     const std::string_view fmt = reader[2];
     if (fmt.size() > 3 || fmt.find_first_not_of("01") != std::string_view::npos)
-      reader.fail("fmt '" + std::string(fmt) + "' must be up to three 0/1 digits");
+      reader.fail("fmt " + quoted_text(fmt) + " must be up to three 0/1 digits");
     const std::string flags = std::string(3 - fmt.size(), '0') + std::string(fmt);
     h.has_sizes = flags[0] == '1';
     h.has_vertex_weights = flags[1] == '1';
@@ -72,10 +88,11 @@ Header read_header(LineReader& reader) {
   if (h.has_vertex_weights) h.ncon = 1;
   if (reader.size() == 4) {
     if (!h.has_vertex_weights)
-      reader.fail("ncon is given, but fmt '" + std::string(reader[2]) + "' has no vertex weights");
+      reader.fail("ncon is given, but fmt " + quoted_text(reader[2]) + " has no vertex weights");
     const auto ncon = reader.parse_unsigned(reader[3], "ncon", std::numeric_limits<int>::max());
     h.ncon = std::max(1, static_cast<int>(ncon));  // METIS reads ncon 0 as 1
   }
+  check_header_is_possible(reader, h);
   return h;
 }
 
@@ -111,7 +128,7 @@ void read_vertex(const LineReader& line, const Header& h, VertexId u, Listing& o
 
   const std::size_t stride = h.has_edge_weights ? 2 : 1;
   if ((line.size() - t) % stride != 0)
-    line.fail("neighbor " + std::string(line[line.size() - 1]) + " of " + vertex_name(u) +
+    line.fail("neighbor " + printable_text(line[line.size() - 1]) + " of " + vertex_name(u) +
               " has no edge weight");
   for (; t < line.size(); t += stride) {
     const auto v = static_cast<VertexId>(line.parse_index(line[t], "neighbor", h.n));
@@ -195,10 +212,7 @@ void check_symmetric(const LineReader& reader, const Listing& listing, const Gra
   }
 }
 
-}  // namespace
-
-Graph read_metis_graph(std::istream& in, const std::string& name) {
-  LineReader reader(in, name);
+Graph read_graph(LineReader& reader) {
   const Header header = read_header(reader);
   Listing listing = read_vertices(reader, header);
 
@@ -214,6 +228,13 @@ Graph read_metis_graph(std::istream& in, const std::string& name) {
   g.vertex_weight_count = header.ncon;
   g.vertex_weights = std::move(listing.vertex_weights);
   return g;
+}
+
+}  // namespace
+
+Graph read_metis_graph(std::istream& in, const std::string& name) {
+  LineReader reader(in, name);
+  return detail::naming_file_when_out_of_memory(reader, [&] { return read_graph(reader); });
 }
 
 }  // namespace cellgraph

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/memory_budget.hpp"
 #include "src/source/pattern_text.hpp"
 
 namespace cellgraph {
@@ -59,22 +60,31 @@ bool take_size(std::string_view& s, std::int64_t& value) {
 
 }  // namespace
 
+void CellMemory::require(std::uint64_t cells, const std::string& file, std::size_t line) {
+  if (!limit_) limit_ = memory_limit();
+  const std::uint64_t bytes = 2 * sizeof(PatternCell) * cells;  // with the vector's spare capacity
+  if (bytes > *limit_)
+    throw ParseError(file, line,
+                     "a pattern of " + std::to_string(cells) + " live cells by this line " + memory_shortfall(bytes));
+}
+
 // Golly's suffix grammar (lifealgo::setgridsize): a topology letter in either case, a width, and
 // an optional ",height" (absent: square). Twists ('*') and shifts ('+n', '-n') are the Klein
 // bottle and shifted-torus forms, which cellgraph's boundaries cannot express.
 void set_rule(Pattern& p, std::string_view rule, const std::string& file, std::size_t line) {
   const std::size_t colon = rule.find(':');
   p.rule = std::string(rule.substr(0, colon));
+  p.rule_line = line;
   p.bounded_kind = 0;
   p.bounded_size.reset();
   if (colon == std::string_view::npos) return;
 
   const std::string suffix(rule.substr(colon));
   const auto unsupported = [&](const char* why) {
-    throw ParseError(file, line, "unsupported bounded grid '" + suffix + "' (" + why + ")");
+    throw ParseError(file, line, "unsupported bounded grid " + quoted_text(suffix) + " (" + why + ")");
   };
   const auto malformed = [&] {
-    throw ParseError(file, line, "bad bounded grid suffix '" + suffix + "'");
+    throw ParseError(file, line, "bad bounded grid suffix " + quoted_text(suffix));
   };
   const auto twisted_or_shifted = [](std::string_view s) {
     return !s.empty() && (s.front() == '*' || s.front() == '+' || s.front() == '-');

@@ -9,6 +9,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/pattern.hpp"
+#include "src/source/line_reader.hpp"
 #include "src/source/pattern_text.hpp"
 
 namespace cellgraph {
@@ -51,9 +52,11 @@ class LifeReader {
   LifeReader(std::istream& in, const std::string& name) : lines_(in), name_(name) {}
 
   Pattern read() {
-    while (lines_.next(line_)) read_line(trim(line_));
-    remove_duplicates();
-    return std::move(pattern_);
+    return detail::naming_file_when_out_of_memory(name_, [&] { return lines_.number(); }, [&] {
+      while (lines_.next(line_)) read_line(trim(line_));
+      remove_duplicates();
+      return std::move(pattern_);
+    });
   }
 
  private:
@@ -71,7 +74,7 @@ class LifeReader {
     } else if (first == '-' || std::isdigit(static_cast<unsigned char>(first))) {
       read_cell(line);
     } else {
-      fail("unexpected line '" + std::string(line) + "'");
+      fail("unexpected line " + quoted_text(line));
     }
   }
 
@@ -101,9 +104,9 @@ class LifeReader {
   void read_block_row(std::string_view row) {
     for (const char c : row) {
       if (c == '*') {
-        pattern_.cells.push_back({x_, y_, 1});
+        add_cell(x_, y_);
       } else if (c != '.') {
-        fail(std::string("unexpected character '") + c + "' in a #P block row");
+        fail("unexpected character " + quoted_text(std::string_view(&c, 1)) + " in a #P block row");
       }
       ++x_;
     }
@@ -114,8 +117,13 @@ class LifeReader {
   void read_cell(std::string_view line) {
     std::int32_t xy[2];
     if (!parse_integers(line, xy, 2))
-      fail("bad cell line '" + std::string(line) + "': expected 'x y'");
-    pattern_.cells.push_back({xy[0], xy[1], 1});
+      fail("bad cell line " + quoted_text(line) + ": expected 'x y'");
+    add_cell(xy[0], xy[1]);
+  }
+
+  void add_cell(std::int64_t x, std::int64_t y) {
+    cell_memory_.require(pattern_.cells.size() + 1, name_, lines_.number());
+    pattern_.cells.push_back({x, y, 1});
   }
 
   void set_rule(std::string_view rule) {
@@ -139,6 +147,7 @@ class LifeReader {
   const std::string& name_;
   std::string line_;
   Pattern pattern_;
+  pattern_text::CellMemory cell_memory_;
   std::int64_t x_ = 0, y_ = 0, left_ = 0;  // the next block cell; left_: the block's left edge
 };
 

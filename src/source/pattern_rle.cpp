@@ -11,6 +11,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/pattern.hpp"
+#include "src/source/line_reader.hpp"
 #include "src/source/pattern_text.hpp"
 
 namespace cellgraph {
@@ -86,9 +87,11 @@ class RleReader {
   RleReader(std::istream& in, const std::string& name) : lines_(in), name_(name) {}
 
   Pattern read() {
-    read_up_to_header();
-    read_body();
-    return std::move(pattern_);
+    return detail::naming_file_when_out_of_memory(name_, [&] { return lines_.number(); }, [&] {
+      read_up_to_header();
+      read_body();
+      return std::move(pattern_);
+    });
   }
 
  private:
@@ -127,7 +130,7 @@ class RleReader {
     std::int32_t x = 0, y = 0;  // Golly reads the position as two ints
     if (comma == std::string_view::npos || !parse_integer(value.substr(0, comma), x) ||
         !parse_integer(value.substr(comma + 1), y))
-      fail("bad #CXRLE position '" + std::string(value) + "': expected Pos=x,y");
+      fail("bad #CXRLE position " + quoted_text(value) + ": expected Pos=x,y");
     origin_x_ = x;
     origin_y_ = y;
     saw_position_ = true;
@@ -138,7 +141,7 @@ class RleReader {
     std::int64_t width = 0, height = 0;
     std::string_view rule;
     if (!HeaderParser(line).parse(width, height, rule))
-      fail("bad header '" + std::string(trim(line)) + "': " + kHeaderForm);
+      fail("bad header " + quoted_text(trim(line)) + ": " + kHeaderForm);
     if (!rule.empty()) pattern_text::set_rule(pattern_, rule, name_, lines_.number());
     if (pattern_.bounded_size) fit_to_bounded_grid(width, height);
   }
@@ -197,7 +200,7 @@ class RleReader {
         // Golly's states 25..255: a prefix p..y for 24, 48, .. 240, then A..X for 1..24.
         const char low = i + 1 < line.size() ? line[++i] : '\0';
         if (low < 'A' || low > 'X')
-          fail("state prefix '" + std::string(1, c) + "' is not followed by a letter A..X");
+          fail("state prefix " + describe(c) + " is not followed by a letter A..X");
         const std::uint32_t state = 24 * std::uint32_t(c - 'p' + 1) + std::uint32_t(low - 'A' + 1);
         if (state > kMaxState)
           fail("state " + std::to_string(state) + " ('" + c + low + "') is above 255");
@@ -239,6 +242,8 @@ class RleReader {
     const std::int64_t end = clip_width_ == 0 ? x_ + run : std::min(x_ + run, clip_width_);
     if (row_kept && end > x_ && pattern_.cells.size() + std::uint64_t(end - x_) > kMaxLiveCells)
       fail("the pattern has more than " + std::to_string(kMaxLiveCells) + " live cells");
+    if (row_kept && end > x_)
+      cell_memory_.require(pattern_.cells.size() + std::uint64_t(end - x_), name_, lines_.number());
     if (row_kept)
       for (std::int64_t x = x_; x < end; ++x)
         pattern_.cells.push_back({origin_x_ + x, origin_y_ + y_, state});
@@ -249,6 +254,7 @@ class RleReader {
   const std::string& name_;
   std::string line_;
   Pattern pattern_;
+  pattern_text::CellMemory cell_memory_;
 
   std::int64_t origin_x_ = 0, origin_y_ = 0;  // Golly coordinates of the pattern's top-left
   bool saw_position_ = false;

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,16 @@ bool starts_with_word(std::string_view text, std::string_view word);  // word, t
 // grid suffix (":T64,64", ":P30,20", ":T64" for 64x64). Throws ParseError at (file, line) for
 // a malformed suffix or a topology other than a plain torus or plane.
 void set_rule(Pattern& p, std::string_view rule, const std::string& file, std::size_t line);
+
+// Refuses, at a line of `file`, a pattern whose live cells would take more memory than the
+// limit allows. The limit is read once: the readers ask at every cell.
+class CellMemory {
+ public:
+  void require(std::uint64_t cells, const std::string& file, std::size_t line);
+
+ private:
+  std::optional<std::uint64_t> limit_;
+};
 
 // The top-left cell of a Golly bounded grid of the given size: (-int(w/2), -int(h/2)).
 inline std::int64_t bounded_grid_origin(std::int64_t size) { return -(size / 2); }

@@ -2,10 +2,17 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <limits>
+#include <new>
 
 #include "cellgraph/error.hpp"
+#include "cellgraph/memory_budget.hpp"
 #include "cellgraph/philox.hpp"
 #include "cellgraph/source/generators.hpp"
+#include "models/golly.hpp"
+#include "models/lifelike.hpp"
+#include "src/source/mesh_formats.hpp"
 
 namespace cellgraph {
 namespace {
@@ -22,6 +29,48 @@ std::string boundary_name(const Boundary& b) {
     case BoundaryKind::fixed: return "fixed:" + std::to_string(b.value);
   }
   return "?";
+}
+
+std::string grid_size_text(const GridSpec& grid) {
+  std::string text = std::to_string(grid.size[0]);
+  for (int a = 1; a < grid.dims; ++a) text += "x" + std::to_string(grid.size[a]);
+  return text;
+}
+
+std::string cells_text(const GridSpec& grid) {
+  return std::to_string(grid.cell_count()) + " cells, " + std::to_string(grid.stencil.size()) + " neighbors each";
+}
+
+// Refused before build_grid_graph allocates it; a size the pattern's rule gave is reported at
+// that line of the pattern file.
+void check_source_grid_memory(const GridSpec& grid, const SourceSpec& spec, const std::optional<Pattern>& pattern) {
+  if (!spec.grid.empty() || !pattern) return check_grid_memory(grid);
+  const std::uint64_t bytes = estimated_grid_bytes(grid);
+  if (bytes > memory_limit())
+    throw ParseError(spec.pattern_file, pattern->rule_line,
+                     "the rule's bounded grid " + grid_size_text(grid) + " (" + cells_text(grid) + ") " +
+                         memory_shortfall(bytes));
+}
+
+// A pattern's rule, where the run will take it, must be one the model can run: refused here
+// at its line in the pattern file, not later without one.
+void check_pattern_rule(const Pattern& pattern, const SourceSpec& spec) {
+  if (pattern.rule.empty()) return;
+  const std::string folder = std::filesystem::path(spec.pattern_file).parent_path().string();
+  const std::string dirs =
+      (spec.golly_rule_dirs.empty() ? "" : spec.golly_rule_dirs + ":") + (folder.empty() ? "." : folder);
+  try {
+    check_rule(pattern.rule, spec.pattern_rule, dirs);
+  } catch (const Error& e) {
+    throw ParseError(spec.pattern_file, pattern.rule_line, e.what());
+  }
+}
+
+// Generators draw their graphs whole: a spec's size is checked before the first draw.
+void check_generator_memory(const std::string& generator) {
+  const GeneratedSize size = generated_size(generator);
+  check_memory(size.bytes, "--generate " + printable_text(generator) + " (" + std::to_string(size.vertices) +
+                               " vertices, about " + std::to_string(size.edges) + " edges)");
 }
 
 GridSpec grid_from(const SourceSpec& spec, const std::optional<Pattern>& pattern) {
@@ -42,7 +91,103 @@ GridSpec grid_from(const SourceSpec& spec, const std::optional<Pattern>& pattern
   return grid;
 }
 
+// The mesh's graph. What goes wrong there (no elements of the dimension asked for, METIS) is
+// about the file, so the error names it.
+MeshGraph mesh_graph(const Mesh& mesh, const SourceSpec& spec) {
+  const std::uint64_t nodes = mesh.num_nodes(), elements = mesh.num_elements();
+  check_memory(detail::estimated_mesh_bytes(nodes, elements, mesh.element_nodes.size()),
+               spec.mesh_file + ": a mesh of " + std::to_string(nodes) + " nodes and " + std::to_string(elements) +
+                   " elements");
+  try {
+    return mesh_to_graph(mesh, spec.mesh_options);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ParseError(spec.mesh_file, 0, e.what());
+  }
+}
+
+// What the user named as the source, for messages.
+std::string source_name(const SourceSpec& spec) {
+  if (!spec.mesh_file.empty()) return spec.mesh_file;
+  if (!spec.graph_file.empty()) return spec.graph_file;
+  if (!spec.generator.empty()) return "--generate " + printable_text(spec.generator);
+  if (!spec.grid.empty()) return "--grid " + printable_text(spec.grid);
+  return spec.pattern_file;
+}
+
+Source load(const SourceSpec& spec) {
+  Source source;
+  if (!spec.mesh_file.empty()) {
+    source.mesh = read_mesh_file(spec.mesh_file);
+    MeshGraph mg = mesh_graph(*source.mesh, spec);
+    source.graph = std::move(mg.graph);
+    source.mesh_elements = std::move(mg.elements);
+    const bool dual = spec.mesh_options.kind == MeshGraphKind::dual;
+    source.description = std::string(dual ? "dual" : "nodal") + " graph of mesh " + base_name(spec.mesh_file);
+    return source;
+  }
+  if (!spec.generator.empty()) {
+    check_generator_memory(spec.generator);
+    source.graph = generate_graph(spec.generator, spec.generator_seed);
+    source.description = "generated " + spec.generator;
+    return source;
+  }
+  if (!spec.graph_file.empty()) {
+    source.graph = read_graph_file(spec.graph_file, spec.graph_options);
+    source.description = "graph " + base_name(spec.graph_file);
+    return source;
+  }
+  if (!spec.pattern_file.empty()) {
+    source.pattern = read_pattern_file(spec.pattern_file);
+    check_pattern_rule(*source.pattern, spec);
+  }
+  GridSpec grid = grid_from(spec, source.pattern);
+  check_grid(grid);
+  check_source_grid_memory(grid, spec, source.pattern);
+  source.graph = build_grid_graph(grid);
+  source.description = "grid " + grid_size_text(grid) + " " + spec.neighborhood + " " + boundary_name(grid.boundary);
+  source.grid = grid;
+  return source;
+}
+
 }  // namespace
+
+std::uint64_t estimated_grid_bytes(const GridSpec& grid) {
+  // Per cell: the graph's offset and slots (8 + 4k), the layout's slots, degree and both
+  // permutations (4k + 12), and up to 8 bytes of state twice plus the initial states (24).
+  const long double cells = grid.cell_count(), slots = grid.stencil.size();
+  const long double bytes = cells * (44 + 8 * slots);
+  return bytes >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(bytes);
+}
+
+void check_grid_memory(const GridSpec& grid) {
+  check_memory(estimated_grid_bytes(grid), "--grid " + grid_size_text(grid) + " (" + cells_text(grid) + ")");
+}
+
+void check_rule(const std::string& rule, RuleUse use, const std::string& golly_dirs) {
+  if (use == RuleUse::ignored) return;
+  std::string not_lifelike;
+  if (use != RuleUse::golly) {
+    try {
+      models::parse_lifelike_rule(rule);
+      return;
+    } catch (const Error& e) {
+      not_lifelike = e.what();
+    }
+    // A rule file's name has no '/': such a rule can only be Life-like.
+    if (use == RuleUse::lifelike || rule.find('/') != std::string::npos) throw Error(not_lifelike);
+  }
+  const models::Params params = {{"rule", rule}, {"dir", golly_dirs}};
+  try {
+    models::golly_rule_path(params);
+    return;
+  } catch (const Error&) {
+  }
+  const std::string file = "Golly rule file " + printable_text(rule) + ".rule in " + models::golly_rule_folders_text(params);
+  throw Error(not_lifelike.empty() ? "rule " + quoted_text(rule) + ": no " + file
+                                   : not_lifelike + "; nor is there a " + file);
+}
 
 Source load_source(const SourceSpec& spec) {
   const bool has_grid = !spec.grid.empty(), has_graph = !spec.graph_file.empty(),
@@ -52,39 +197,15 @@ Source load_source(const SourceSpec& spec) {
     throw Error("choose one source: --graph, --mesh, --generate, or --grid (with an optional --pattern)");
   if (!has_graph && !has_grid && !has_pattern && !has_generator && !has_mesh)
     throw Error("no source: give --grid WxH, --pattern FILE, --graph FILE, --mesh FILE or --generate SPEC");
-
-  Source source;
-  if (has_mesh) {
-    source.mesh = read_mesh_file(spec.mesh_file);
-    MeshGraph mg = mesh_to_graph(*source.mesh, spec.mesh_options);
-    source.graph = std::move(mg.graph);
-    source.mesh_elements = std::move(mg.elements);
-    const bool dual = spec.mesh_options.kind == MeshGraphKind::dual;
-    source.description = std::string(dual ? "dual" : "nodal") + " graph of mesh " + base_name(spec.mesh_file);
-    return source;
+  try {
+    return load(spec);
+  } catch (const std::bad_alloc&) {
+    throw Error(source_name(spec) + ": out of memory loading it (it needs more than " + memory_limit_description() + ")");
   }
-  if (has_generator) {
-    source.graph = generate_graph(spec.generator, spec.generator_seed);
-    source.description = "generated " + spec.generator;
-    return source;
-  }
-  if (has_graph) {
-    source.graph = read_graph_file(spec.graph_file, spec.graph_options);
-    source.description = "graph " + base_name(spec.graph_file);
-    return source;
-  }
-  if (has_pattern) source.pattern = read_pattern_file(spec.pattern_file);
-  GridSpec grid = grid_from(spec, source.pattern);
-  source.graph = build_grid_graph(grid);
-  source.description = "grid " + std::to_string(grid.size[0]);
-  for (int a = 1; a < grid.dims; ++a) source.description += "x" + std::to_string(grid.size[a]);
-  source.description += " " + spec.neighborhood + " " + boundary_name(grid.boundary);
-  source.grid = grid;
-  return source;
 }
 
 std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double density, std::uint64_t seed) {
-  if (!(density >= 0.0 && density <= 1.0)) throw Error("--fill must be a density from 0 to 1");
+  if (!(density >= 0.0 && density <= 1.0)) throw OptionError("fill", "--fill must be a density from 0 to 1");
   std::vector<std::uint32_t> states(num_vertices);
   for (std::uint32_t v = 0; v < num_vertices; ++v)
     states[v] = bernoulli(random_words(seed, v, 0, RandomStream::initial_fill).v[0], density);
@@ -93,8 +214,8 @@ std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double densit
 
 std::vector<std::uint32_t> random_fill_count(std::uint32_t num_vertices, std::uint64_t count, std::uint64_t seed) {
   if (count > num_vertices)
-    throw Error("--fill-count " + std::to_string(count) + " is more than the " + std::to_string(num_vertices) +
-                " cells");
+    throw OptionError("fill-count", "--fill-count " + std::to_string(count) + " is more than the " +
+                                         std::to_string(num_vertices) + " cells");
   // The `count` vertices of smallest key; keys are unique (the id breaks ties).
   std::vector<std::uint64_t> keys(num_vertices);
   for (std::uint32_t v = 0; v < num_vertices; ++v)
@@ -115,9 +236,10 @@ std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::s
     std::uint64_t id = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size())
-      throw Error("--cells: '" + item + "' is not a vertex id (a comma-separated list of ids)");
+      throw OptionError("cells", "--cells: " + quoted_text(item) + " is not a vertex id (a comma-separated list of ids)");
     if (id >= num_vertices)
-      throw Error("--cells: vertex " + item + " does not exist (" + std::to_string(num_vertices) + " cells)");
+      throw OptionError("cells",
+                        "--cells: vertex " + item + " does not exist (" + std::to_string(num_vertices) + " cells)");
     states[id] = 1;
     start = comma + 1;
   }

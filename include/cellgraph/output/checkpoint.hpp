@@ -16,13 +16,21 @@ struct Checkpoint {
   std::string model, parameters, source;  // what the restart must match
   std::uint32_t vertices = 0;
   std::vector<std::vector<std::uint8_t>> variables;  // Simulation::export_state()
+  std::vector<std::uint64_t> variable_offsets;       // read_checkpoint: where each variable's bytes begin
 };
 
 inline constexpr std::uint32_t kCheckpointVersion = 1;
 
 void write_checkpoint(const std::string& path, const Checkpoint& checkpoint);
 // Throws Error naming the file: not a checkpoint, another version, truncated, corrupt
-// (checksum), or inconsistent sizes.
+// (checksum), inconsistent sizes, or a step past kMaxSteps.
 Checkpoint read_checkpoint(const std::string& path);
+
+// A checkpoint can carry a valid checksum and still not fit the run it restarts: throws Error
+// "FILE: byte N: ..." unless it has one variable per entry of `widths` (bytes per vertex, what
+// Simulation::export_state() holds) and variable 0 keeps to states 0..num_states-1 (any, when
+// num_states is 0). `model` names the model in messages.
+void check_checkpoint_fits(const Checkpoint& checkpoint, const std::string& path, const std::vector<std::uint32_t>& widths,
+                           std::uint32_t num_states, const std::string& model);
 
 }  // namespace cellgraph

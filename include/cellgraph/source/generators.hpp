@@ -26,4 +26,12 @@ Graph erdos_renyi_graph(std::uint32_t n, double mean_degree, std::uint64_t seed)
 // Throws Error for anything else.
 Graph generate_graph(const std::string& spec, std::uint64_t seed);
 
+// What a generator spec implies, before anything is drawn: vertices, edges (as drawn, before
+// duplicates merge) and the bytes that drawing the graph and running it take, on the high side.
+// Throws Error for a malformed spec, as generate_graph does.
+struct GeneratedSize {
+  std::uint64_t vertices = 0, edges = 0, bytes = 0;
+};
+GeneratedSize generated_size(const std::string& spec);
+
 }  // namespace cellgraph

@@ -33,7 +33,9 @@ Graph read_edge_list(std::istream& in, const std::string& name, int base = -1);
 Graph read_graph_file(const std::string& path, const GraphReadOptions& options = {});
 
 // Per-vertex state files (for graphs): one non-negative integer per line, line i for user
-// vertex i, '#' comments. Exactly `num_vertices` values are required.
-std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_t num_vertices);
+// vertex i, '#' comments. Exactly `num_vertices` values are required, each below `num_states`
+// (the model's number of states, Simulation::num_states(); 0: any 32-bit value).
+std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_t num_vertices,
+                                           std::uint32_t num_states = 0);
 
 }  // namespace cellgraph

@@ -19,6 +19,7 @@ struct PatternCell {
 struct Pattern {
   std::vector<PatternCell> cells;
   std::string rule;  // the rule as written in the file without a bounded-grid suffix; "" if none
+  std::size_t rule_line = 0;  // the line that gave the rule (and the suffix); 0 if none
   // A bounded-grid suffix of the rule (":T512,512" torus, ":P64,64" plane), as width, height.
   std::optional<std::array<std::int64_t, 2>> bounded_size;
   char bounded_kind = 0;  // 'T', 'P' or 0

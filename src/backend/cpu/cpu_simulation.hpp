@@ -121,6 +121,8 @@ class CpuSimulation final : public Simulation {
     return sums;
   }
 
+  std::vector<std::uint32_t> variable_widths() const override { return widths_of<Vars>(); }
+
   std::vector<std::vector<std::uint8_t>> export_state() const override {
     std::vector<std::vector<std::uint8_t>> variables;
     for_each_variable<Vars>([&](auto i) {

@@ -189,6 +189,8 @@ class CudaSimulation final : public Simulation {
     return total;
   }
 
+  std::vector<std::uint32_t> variable_widths() const override { return widths_of<Vars>(); }
+
   std::vector<std::vector<std::uint8_t>> export_state() const override {
     std::vector<std::vector<std::uint8_t>> variables;
     for_each_variable<Vars>([&](auto i) {
