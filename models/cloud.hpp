@@ -23,7 +23,7 @@
 // cellgraph::bernoulli compares a word (an event has probability floor(p 2^32) / 2^32; p = 0
 // never, p = 1 always, so the paper's strict rnd > p_ext differs only in that p_ext = 0 never
 // removes a cloud). With all three probabilities 0 nothing is drawn. The dense kernels
-// (src/dense/cloud_*) draw the same words through cloud_step_words.
+// (dense/cloud_*) draw the same words through cloud_step_words.
 #pragma once
 #include <cstdint>
 #include <string>

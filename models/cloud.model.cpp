@@ -3,6 +3,7 @@
 
 #include "cellgraph/error.hpp"
 #include "models/registry.hpp"
+#include "src/backend/make_simulation.hpp"
 
 namespace cellgraph::models {
 namespace {
@@ -74,10 +75,3 @@ const bool registered = register_model(cloud_model_info());
 
 }  // namespace
 }  // namespace cellgraph::models
-
-#if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
-// The dense-kernel comparison (src/dense/graph_cloud.cpp) builds Cloud simulations in a file
-// the host compiler compiles: it links against this instantiation.
-template std::unique_ptr<cellgraph::Simulation> cellgraph::cuda::make_cuda_simulation(
-    const cellgraph::models::Cloud&, std::shared_ptr<const cellgraph::Layout>, const cellgraph::SimulationOptions&);
-#endif

@@ -73,6 +73,13 @@ std::vector<std::string> golly_rule_folders(const Params& params) {
   add("data/rules");
   if (const char* data = std::getenv("CELLGRAPH_DATA_DIR"); data && *data) add(std::string(data) + "/rules");
   add(CELLGRAPH_INSTALLED_DATA_DIR "/rules");
+  // An installed tree moved, or installed under another prefix: share/ beside the program's bin/.
+  std::error_code no_program;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", no_program);
+  if (!no_program) {
+    const std::filesystem::path beside = program.parent_path().parent_path() / "share/cellgraph/rules";
+    if (std::filesystem::is_directory(beside, no_program)) add(beside.string());  // else not worth listing
+  }
   add(CELLGRAPH_SOURCE_DATA_DIR "/rules");
   return folders;
 }

@@ -58,8 +58,9 @@ const std::vector<ParamInfo>& golly_params();
 RuleTree load_golly_rule_tree(const Params& params);
 
 // Where RULE.rule files are looked for, in order: the folders of `dir` (':' between them), then
-// data/rules under the current folder, $CELLGRAPH_DATA_DIR/rules, the installed rules and the
-// source tree's (so that a build runs from any folder).
+// data/rules under the current folder, $CELLGRAPH_DATA_DIR/rules, the installed rules (where
+// the build was configured to install, then share/cellgraph/rules beside the program's bin/)
+// and the source tree's (so that a build runs from any folder).
 std::vector<std::string> golly_rule_folders(const Params& params);
 // The same folders as a message lists them: "a, b, c".
 std::string golly_rule_folders_text(const Params& params);

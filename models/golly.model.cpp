@@ -2,6 +2,7 @@
 #include "models/golly.hpp"
 
 #include "models/registry.hpp"
+#include "src/backend/make_simulation.hpp"
 
 namespace cellgraph::models {
 namespace {

@@ -89,7 +89,7 @@ LifeLike parse_lifelike_rule(const std::string& original) {
       else if (tag == 'S' && !seen_s) seen_s = true, rule.survive = parse_counts(original, p.substr(1));
       else if ((tag == 'C' || bare_states) && !seen_c)
         seen_c = true, rule.states = parse_state_count(original, tag == 'C' ? p.substr(1) : p);
-      else bad_rule(original, "unexpected part " + quoted_text(p));
+      else bad_rule(original, parts.size() == 1 ? "expected parts like B3 and S23" : "unexpected part " + quoted_text(p));
     }
     if (!seen_b || !seen_s) bad_rule(original, "a B part and an S part are required");
   } else {

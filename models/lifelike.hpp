@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cellgraph/dense/rule.hpp"  // the transition, shared with the dense kernels
 #include "cellgraph/model.hpp"
 
 namespace cellgraph::models {
@@ -29,14 +30,7 @@ struct LifeLike {
   CG_HD void apply(const CellRead<Vars>& self, const Acc& live, CellWrite<Vars>& out,
                    const CellContext& context) const {
     const std::uint8_t s = get<0>(self);
-    const std::uint64_t count_bit = live < 64 ? std::uint64_t(1) << live : 0;
-    std::uint8_t next;
-    if (s == 0)
-      next = (birth & count_bit) ? 1 : 0;
-    else if (s == 1)
-      next = (survive & count_bit) ? 1 : (states > 2 ? 2 : 0);
-    else
-      next = s + 1u < states ? std::uint8_t(s + 1) : 0;
+    std::uint8_t next = dense::LifeRule{birth, survive, states}.next(s, live);
     if (probability < 1.0 && next != s && !context.random().bernoulli(probability)) next = s;
     set<0>(out, next);
   }

@@ -40,10 +40,3 @@ const bool registered = register_model(lifelike_model_info());
 
 }  // namespace
 }  // namespace cellgraph::models
-
-#if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
-// The dense-kernel comparison (src/dense) and the benchmarks (src/cli) build LifeLike
-// simulations in files the host compiler compiles: they link against this instantiation.
-template std::unique_ptr<cellgraph::Simulation> cellgraph::cuda::make_cuda_simulation(
-    const cellgraph::models::LifeLike&, std::shared_ptr<const cellgraph::Layout>, const cellgraph::SimulationOptions&);
-#endif

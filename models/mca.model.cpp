@@ -9,6 +9,7 @@
 #include "models/mca_plate.hpp"
 #include "models/model_api.hpp"
 #include "models/movable_registry.hpp"
+#include "partition/movable/make_movable.hpp"
 
 namespace cellgraph::models {
 namespace {

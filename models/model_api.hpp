@@ -29,6 +29,7 @@
 #include "cellgraph/model.hpp"
 #include "models/params.hpp"
 #include "models/registry.hpp"
+#include "src/backend/make_simulation.hpp"
 
 namespace cellgraph::models {
 

@@ -14,7 +14,6 @@
 
 #include "cellgraph/movable/movable_simulation.hpp"
 #include "models/params.hpp"
-#include "src/movable/make_movable.hpp"
 
 namespace cellgraph::models {
 

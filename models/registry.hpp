@@ -15,7 +15,6 @@
 
 #include "cellgraph/simulation.hpp"
 #include "models/params.hpp"
-#include "src/backend/make_simulation.hpp"
 
 namespace cellgraph::models {
 

@@ -18,6 +18,7 @@
 #include "cellgraph/exact_trig.hpp"
 #include "models/model_api.hpp"
 #include "models/movable_registry.hpp"
+#include "partition/movable/make_movable.hpp"
 
 namespace cellgraph::models {
 namespace {

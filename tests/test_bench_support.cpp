@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "cellgraph/error.hpp"
-#include "src/backend/cuda/cusparse_baseline.hpp"
+#include "tools/cellgraph/bench/cusparse_baseline.hpp"
 
 using cellgraph::cuda::row_block_starts;
 using V = std::vector<std::uint32_t>;

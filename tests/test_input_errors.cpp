@@ -20,11 +20,14 @@
 #include "cli_run.hpp"
 #include "data_path.hpp"
 #include "models/params.hpp"
+#include "models/rule_use.hpp"
 #include "scratch.hpp"
 #include "src/source/line_reader.hpp"
 
 using namespace cellgraph;
 using namespace cellgraph::test;
+using cellgraph::models::check_rule;
+using cellgraph::models::RuleUse;
 
 namespace {
 
@@ -57,7 +60,8 @@ Source load_grid_pattern(const std::string& pattern, RuleUse use, const std::str
   SourceSpec spec;
   spec.grid = grid;
   spec.pattern_file = pattern;
-  spec.pattern_rule = use;
+  if (use != RuleUse::ignored)
+    spec.check_pattern_rule = [use](const std::string& rule, const std::string& dirs) { check_rule(rule, use, dirs); };
   return load_source(spec);
 }
 
@@ -101,7 +105,7 @@ TEST_CASE("input errors: a pattern's own rule is refused at its line") {
                     "p.rle:1: unknown rule 'Bogus'"));
   const std::string unknown = error_of_pattern("p.rle", "x = 1, y = 1, rule = NoSuchRule\no!\n", either);
   CHECK(starts_with(unknown, "p.rle:1: unknown rule 'NoSuchRule'"));
-  CHECK(contains(unknown, "; nor is there a Golly rule file NoSuchRule.rule in "));
+  CHECK(contains(unknown, "; nor is there a Golly rule file of that name in "));
   // Binary bytes in the rule are escaped, never echoed.
   const std::string binary =
       error_of_pattern("p.rle", "x = 1, y = 1, rule = " + std::string("\x01\x7f\xfe") + "\no!\n", either);

@@ -1,8 +1,8 @@
 // The performance model: the least-squares fitter recovers known constants from synthetic
 // timings (exact and noisy), the agreement statistics on known inputs, held-out validation,
 // the CSV and fit-file readers' messages, grid slab estimates against real partitions, the
-// best GPU count where the answer is known, and the perfmodel commands end to end on the CPU
-// (CSV shape only: no timing is asserted).
+// best GPU count where the answer is known, the fits in bench/perfmodel against their timings,
+// and the perfmodel commands end to end on the CPU (CSV shape only: no timing is asserted).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -389,10 +389,6 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(f.exchange->latency[b] == 0);
     CHECK(f.exchange->seconds_per_halo_value[b] == doctest::Approx(1 / kHaloValueRate).epsilon(1e-6));
     CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
-    std::ostringstream out;
-    pm::write_fit(out, f);
-    std::istringstream in(out.str());
-    CHECK(pm::parse_fit(in, "d.fit").exchange->halo_path == "device");
     // A predicted split takes the fitted path: no message latency even where a host row pays it.
     const pm::Measurement sir = rows[rows.size() - 1];
     const std::vector<pm::Prediction> p = pm::predict_splits(f, sir, {{2, {sir.cells / 2, 100, 1}}}, pm::View::bytes);
@@ -426,14 +422,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(f.exchange->seconds_per_send_value[b] == doctest::Approx(1 / kSendValueRate).epsilon(1e-6));
     CHECK(f.exchange->round_trip[b] == doctest::Approx(kRoundTrip).epsilon(1e-6));
     CHECK(pm::agreement_over(f, rows, pm::View::bytes).max_abs_rel < 1e-9);
-    // Kept by the fit file; a row of unknown boundary share is priced by the frame alone.
-    std::ostringstream out;
-    pm::write_fit(out, f);
-    std::istringstream in(out.str());
-    const pm::FittedModel back = pm::parse_fit(in, "b.fit");
-    CHECK(back.exchange->branch_rows == on_branch);
-    CHECK(back.exchange->branch_latency[b] == f.exchange->branch_latency[b]);
-    CHECK(back.exchange->seconds_per_send_value[b] == f.exchange->seconds_per_send_value[b]);
+    // A row of unknown boundary share is priced by the frame alone.
     pm::Measurement unknown = rows.back();
     const double with_share = pm::predict(f, unknown, pm::View::bytes).exchange;
     unknown.boundary_share = 0;
@@ -500,13 +489,6 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     CHECK(pm::agreement_over(without, rows, pm::View::bytes).mean_abs_rel >
           1.2 * pm::agreement_over(f, rows, pm::View::bytes).mean_abs_rel);
     CHECK(pm::predict(without, rows.back(), pm::View::bytes).seconds_per_step < 0.95 * kFloor);
-    // Kept by the fit file.
-    std::ostringstream out;
-    pm::write_fit(out, f);
-    std::istringstream in(out.str());
-    const pm::FittedModel back = pm::parse_fit(in, "floor.fit");
-    CHECK(back.exchange->step_floor[b] == f.exchange->step_floor[b]);
-    CHECK(back.exchange->floor_rows == f.exchange->floor_rows);
   }
   SUBCASE("a split along components (no peers) costs its part's compute alone") {
     std::vector<pm::Measurement> rows = two_model_sweep();
@@ -684,7 +666,7 @@ TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest
     const double truth = latency_time(55476, copter.bytes_per_cell, 1, 44);
     CHECK(pm::predict(f, copter, pm::View::two_term).seconds_per_step == doctest::Approx(truth).epsilon(0.05));
   }
-  SUBCASE("rows without a depth (older CSVs) fit without the term") {
+  SUBCASE("rows without a depth (a CSV without the column) fit without the term") {
     std::vector<pm::Measurement> rows = depth_sweep(0);
     rows[3].depth = 0;  // one unknown row in the grid group: no depth column there
     const pm::FittedModel f = pm::fit(rows, plain());
@@ -713,7 +695,7 @@ TEST_CASE("perfmodel: a step that gathers packed signals pays for the packing pa
     CHECK(g->of(pm::View::two_term).per_pack == doctest::Approx(kPack).epsilon(1e-6));
   }
   CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_pack == 0);  // no grid row packs
-  // The same row gathering state bytes, or of unknown path (an older CSV), pays no pass.
+  // The same row gathering state bytes, or of unknown path (an empty field), pays no pass.
   pm::Measurement row = rows.back();
   REQUIRE(row.packs_signals());
   const double with_pass = pm::predict(f, row, pm::View::two_term).seconds_per_step;
@@ -725,14 +707,10 @@ TEST_CASE("perfmodel: a step that gathers packed signals pays for the packing pa
   const pm::FittedModel without = pm::fit(rows, no_packing);
   CHECK(without.group("lifelike", "sync", "graph")->of(pm::View::two_term).per_pack == 0);
   CHECK(pm::agreement_over(without, rows, pm::View::two_term).max_abs_rel > 0.02);
-  // The fit file keeps it.
-  std::ostringstream out;
-  pm::write_fit(out, f);
-  std::istringstream in(out.str());
-  CHECK(pm::parse_fit(in, "p.fit").group("lifelike", "sync", "graph")->of(pm::View::bytes).per_pack ==
-        f.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_pack);
   // predict applies the backend's packing rule: a random graph of 2^17 vertices packs, one of 2^14 does not.
   ScratchDir dir;
+  std::ostringstream out;
+  pm::write_fit(out, f);
   const std::string file = dir.write("p.fit", out.str());
   auto r = run_cli("perfmodel predict --model-file " + file + " --generate er:131072:4 --steps 10");
   REQUIRE_MESSAGE(r.status == 0, r.out);
@@ -839,16 +817,6 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     CHECK(without.wave_cells == 0);
     CHECK(without.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
     CHECK(without.group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 1e-3);
-    // The fit file keeps the wave shape and cost: the same predictions read back.
-    std::ostringstream out;
-    pm::write_fit(out, f);
-    CHECK(contains(out.str(), "wave_cells = 204800\n"));
-    std::istringstream in(out.str());
-    const pm::FittedModel back = pm::parse_fit(in, "w.fit");
-    CHECK(back.wave_cells == kWaveCells);
-    for (const pm::Measurement& m : rows)
-      CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step ==
-            pm::predict(f, m, pm::View::two_term).seconds_per_step);
   }
   SUBCASE("2% noise: the wave cost within 15%; CPU timings have no wave term") {
     const pm::FittedModel f = pm::fit(sweep(0.02), plain());
@@ -858,21 +826,6 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     const pm::FittedModel g = pm::fit(cpu, plain());
     CHECK(g.wave_cells == 0);
     CHECK(g.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
-  }
-  SUBCASE("a format 3 file (before the wave term) reads with no wave term") {
-    std::ostringstream out;
-    pm::write_fit(out, pm::fit(sweep(0), plain()));
-    std::string text = out.str();
-    text.replace(text.find("format = 14"), 11, "format = 3");
-    for (const char* key : {"wave_cells = ", "saturation_cells = "})
-      text.erase(text.find(key), text.find('\n', text.find(key)) + 1 - text.find(key));
-    for (const char* key : {"per_wave = ", "per_pack = ", "per_gather = ", "per_missed_gather = "})
-      for (std::size_t at; (at = text.find(key)) != std::string::npos;)
-        text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
-    std::istringstream in(text);
-    const pm::FittedModel old = pm::parse_fit(in, "v3.fit");
-    CHECK(old.wave_cells == 0);
-    CHECK(old.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == 0);
   }
 }
 
@@ -923,24 +876,7 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     CHECK(pm::fit(unfloored, none).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel < 1e-9);
     CHECK(pm::fit(unfloored, no_waves_floored()).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 0.05);
   }
-  SUBCASE("the fit file keeps the floor; a format 4 file and CPU timings have none") {
-    const pm::FittedModel f = pm::fit(rows, no_waves_floored());
-    std::ostringstream out;
-    pm::write_fit(out, f);
-    CHECK(contains(out.str(), "saturation_cells = 102400\n"));
-    std::istringstream in(out.str());
-    const pm::FittedModel back = pm::parse_fit(in, "s.fit");
-    CHECK(back.saturation_cells == kFloor);
-    for (const pm::Measurement& m : rows)
-      CHECK(pm::predict(back, m, pm::View::two_term).seconds_per_step == pm::predict(f, m, pm::View::two_term).seconds_per_step);
-    std::string text = out.str();
-    text.replace(text.find("format = 14"), 11, "format = 4");
-    text.erase(text.find("saturation_cells = "), text.find('\n', text.find("saturation_cells = ")) + 1 - text.find("saturation_cells = "));
-    for (const char* key : {"per_pack = ", "per_gather = ", "per_missed_gather = "})
-      for (std::size_t at; (at = text.find(key)) != std::string::npos;)
-        text.erase(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at));
-    std::istringstream old_in(text);
-    CHECK(pm::parse_fit(old_in, "v4.fit").saturation_cells == 0);
+  SUBCASE("CPU timings have no floor") {
     std::vector<pm::Measurement> cpu = rows;
     for (pm::Measurement& m : cpu) m.backend = "cpu";
     CHECK(pm::fit(cpu).saturation_cells == 0);
@@ -981,7 +917,7 @@ TEST_CASE("perfmodel: colored steps cost a launch and a sweep per class") {
     CHECK(a.pearson > 0.99);
     CHECK(a.max_abs_rel < 0.06);
   }
-  SUBCASE("colored rows of an older CSV (launches unknown) count one launch and no class sweep") {
+  SUBCASE("colored rows of unknown launches count one launch and no class sweep") {
     std::vector<pm::Measurement> rows = depth_sweep(0, true);
     for (pm::Measurement& m : rows) m.launches = 0, m.depth = 0;
     const pm::FittedModel f = pm::fit(rows, plain());
@@ -1229,11 +1165,6 @@ TEST_CASE("perfmodel: the gather term recovers a cost per sector of neighbor sta
   const pm::FittedModel partly = pm::fit(one_unknown, no_waves());
   CHECK(partly.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_gather == 0);
   CHECK(partly.group("lifelike", "sync", "graph")->of(pm::View::bytes).per_missed_gather == 0);
-  // The fit file keeps the constant.
-  std::ostringstream out;
-  pm::write_fit(out, f);
-  std::istringstream in(out.str());
-  CHECK(pm::parse_fit(in, "g.fit").group("lifelike", "sync", "graph")->of(pm::View::bytes).per_missed_gather == c.per_missed_gather);
 }
 
 TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth columns") {
@@ -1251,7 +1182,7 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   CHECK(back[0].depth == 8);
   CHECK(back[1].launches == 9);
   CHECK(back[1].depth == 72);
-  // An older CSV: no such columns. Synchronous rows are one launch; colored ones unknown.
+  // A CSV without those columns: synchronous rows are one launch; colored ones unknown.
   std::string old = csv_of({sync, colored});
   for (const char* column : {",launches", ",depth", ",gathers", ",missed_gathers", ",part_bytes_max", ",halo_path",
                              ",boundary_share", ",send_cells_max", ",gather_path", ",parts"})
@@ -1536,12 +1467,6 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
     t.replace(t.find(from), from.size(), to);
     return t;
   };
-  // The text as a format 13 file wrote it: without the step floor's keys.
-  auto without_floor = [](std::string t) {
-    for (const char* key : {"floor_rows = ", "cycles.step_floor = ", "bytes.step_floor = ", "two-term.step_floor = "})
-      if (const std::size_t at = t.find(key); at != std::string::npos) t.erase(at, t.find('\n', at) + 1 - at);
-    return t;
-  };
   auto line_of = [&](const std::string& what) {
     return std::to_string(std::count(text.begin(), text.begin() + std::ptrdiff_t(text.find(what)), '\n') + 1);
   };
@@ -1550,21 +1475,18 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   } cases[] = {
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
-      {replaced("format = 14", "format = 15"), "format '15'"},
-      {replaced("format = 14", "format = 1x"), "format '1x'"},
-      {replaced("format = 14", "format = 13"),
-       "f.fit:" + line_of("bytes.step_floor") + ": unknown key 'bytes.step_floor' in [exchange]"},
+      // One format, this one: a file of another is fitted again, which the message says how.
+      {replaced("format = 14", "format = 13"), "f.fit:" + line_of("format = 14") +
+                                                   ": fit file format 13: this cellgraph reads format 14; refit the timings "
+                                                   "with `cellgraph perfmodel fit TIMINGS.csv... --out FIT`"},
+      {replaced("format = 14", "format = 15"), "fit file format 15: this cellgraph reads format 14"},
+      {replaced("format = 14", "format = 1x"), "fit file format 1x: this cellgraph reads format 14"},
       {[&] {
          std::string t = text;
          const std::size_t at = t.find("bytes.step_floor = ");
          return t.erase(at, t.find('\n', at) + 1 - at);
        }(),
        "[exchange] has no 'bytes.step_floor'"},
-      {[&] {
-         std::string t = without_floor(text);
-         return t.replace(t.find("format = 14"), 11, "format = 12");
-       }(),
-       ": [cross_validation_of_kind] needs fit file format 13"},
       {replaced("update = sync\nranks = several", "ranks = several"),
        "f.fit:" + line_of("[cross_validation_of_kind]") + ": [cross_validation_of_kind] has no 'update'"},
       {replaced("ranks = several", "ranks = many"), "f.fit:" + line_of("ranks = several") +
@@ -1592,55 +1514,103 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
     std::istringstream bad(c.text);
     CHECK_THROWS_WITH_AS(pm::parse_fit(bad, "f.fit"), doctest::Contains(c.message.c_str()), ParseError);
   }
-  // A format 12 file, before the kinds of run: the spread of every row, no kind's.
-  std::string twelve = without_floor(text.substr(0, text.find("\n# The same, of the rows of one kind of run")));
-  twelve.replace(twelve.find("format = 14"), 11, "format = 12");
-  std::istringstream old(twelve);
-  const pm::FittedModel before_kinds = pm::parse_fit(old, "f12.fit");
-  REQUIRE(before_kinds.cross_validation);
-  CHECK(before_kinds.cross_validation->p90 == f.cross_validation->p90);
-  CHECK(before_kinds.cross_validation_by_kind.empty());
 }
 
-TEST_CASE("perfmodel: fit files keep the two-term constants, and format 1 files read as the bytes view") {
+TEST_CASE("perfmodel: the fit file keeps every constant") {
+  // A fit of the two-term view, identified; then every constant made distinct and non-zero: the
+  // file read back writes the same text (every number is written exactly).
   const std::vector<pm::Measurement> rows = stencil_sweep(0.01);
-  const pm::FittedModel f = pm::fit(rows, plain());
-  std::ostringstream out;
-  pm::write_fit(out, f);
-  CHECK(contains(out.str(), "format = 14\n"));
-  std::istringstream in(out.str());
-  const pm::FittedModel back = pm::parse_fit(in, "f.fit");
-  CHECK(back.preferred == pm::View::two_term);
-  const pm::GroupFit* g = back.group("lifelike", "sync", "grid");
-  REQUIRE(g);
-  CHECK(g->bytes_min == 18);
-  CHECK(g->bytes_max == 98);
-  CHECK(g->of(pm::View::two_term).identified);
-  CHECK(g->of(pm::View::two_term).per_cell == f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_cell);
+  const pm::FittedModel f = pm::fit(two_model_sweep(), plain());
+  pm::FittedModel every = pm::fit(rows, plain());
+  REQUIRE(every.group("lifelike", "sync", "grid")->of(pm::View::two_term).identified);
+  every.exchange = f.exchange;
+  every.wave_cells = 204800, every.saturation_cells = 102400;
+  double next = 1e-7;
+  auto distinct = [&] { return next *= 1.37; };
+  for (std::vector<pm::GroupFit>* list : {&every.groups, &every.shared})
+    for (pm::GroupFit& g : *list)
+      for (pm::ComputeConstants& c : g.view)
+        for (double* x : {&c.launch, &c.per_cell, &c.per_work, &c.per_work_cache, &c.per_depth, &c.per_gather,
+                          &c.per_missed_gather, &c.per_class_work, &c.per_wave, &c.per_pack, &c.rms_rel})
+          *x = distinct();
+  pm::ExchangeFit& e = *every.exchange;
+  e.branch_rows = 5, e.floor_rows = 6, e.halo_path = "device";
+  for (int v = 0; v < pm::kViewCount; ++v)
+    for (double* x : {&e.round_trip[v], &e.latency[v], &e.seconds_per_halo_cell[v], &e.seconds_per_halo_value[v],
+                      &e.branch_latency[v], &e.seconds_per_send_value[v], &e.step_floor[v]})
+      *x = distinct();
+  std::ostringstream written, again;
+  pm::write_fit(written, every);
+  CHECK(contains(written.str(), "format = 14\n"));
+  std::istringstream in(written.str());
+  const pm::FittedModel back = pm::parse_fit(in, "every.fit");
+  pm::write_fit(again, back);
+  CHECK(again.str() == written.str());
+  CHECK(back.group("lifelike", "sync", "grid")->bytes_max == 98);
+  CHECK(back.exchange->step_floor[2] == every.exchange->step_floor[2]);
   for (const pm::Measurement& m : rows)
-    for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
+    for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(every, m, v).seconds_per_step);
+}
 
-  // A format 1 file (before the two-term view): its groups and exchange read as before, the
-  // two-term view standing in with the bytes constants.
-  const std::string v1 =
-      "format = 1\npreferred_view = bytes\ncache_regime = true\n[machine]\ndevice = Synthetic GPU\nbackend = cuda\n"
-      "sm_count = 100\nthreads = 1\nclock_mhz = 1000\ncache_bytes = 0\ncopy_gbps = 3000\n[group]\nmodel = lifelike\n"
-      "update = sync\nkind = *\nrows = 7\nstate_bytes = 1\nvariables = 1\ncycles.launch = 0\ncycles.per_work = 1e-12\n"
-      "cycles.per_work_cache = 1e-12\ncycles.cache_fitted = false\ncycles.rms_rel = 0\nbytes.launch = 2e-6\n"
-      "bytes.per_work = 4e-13\nbytes.per_work_cache = 4e-13\nbytes.cache_fitted = false\nbytes.rms_rel = 0.1\n"
-      "[exchange]\nrows = 3\ncycles.round_trip = 0\ncycles.latency = 0\ncycles.seconds_per_byte = 0\n"
-      "bytes.round_trip = 1e-5\nbytes.latency = 0\nbytes.seconds_per_byte = 1e-9\n";
-  std::istringstream old_in(v1);
-  const pm::FittedModel old = pm::parse_fit(old_in, "old.fit");
-  const pm::ComputeConstants& t = old.shared_group("lifelike", "sync")->of(pm::View::two_term);
-  CHECK_FALSE(t.identified);
-  CHECK(t.launch == 2e-6);
-  CHECK(t.per_work == 4e-13);
-  CHECK(old.exchange->round_trip[int(pm::View::two_term)] == 1e-5);
-  // Files before format 8 priced the halo per byte: still applied to its bytes (here 3 a cell).
-  pm::Measurement parted = on_parts(row("grid", "grid", "lifelike", 1u << 20, 34, 0), 2, 1, 1000);
-  parted.state_bytes = 3;
-  CHECK(pm::predict(old, parted, pm::View::bytes).exchange == doctest::Approx(1e-5 + 3000 * 1e-9));
+// The fits users predict with (bench/perfmodel/MANIFEST.md): each is what the model makes of
+// its timings today (a change to the model or the fit format must regenerate them), and
+// predicts them, and the sources it never saw, as docs/PERFORMANCE_MODEL.md says.
+TEST_CASE("perfmodel: the fits in bench/perfmodel are their timings' fit") {
+  struct Kept {
+    std::string fit;
+    std::vector<std::string> csvs;
+    std::size_t rows, sources;
+    double mean_error;  // over its rows, the preferred view
+  } kept[] = {
+      {"h100.fit",
+       {"h100-1gpu-a.csv", "h100-1gpu-b.csv", "h100-2gpu.csv", "h100-4gpu.csv", "h100-small-1gpu.csv", "h100-small-2gpu.csv",
+        "h100-small-4gpu.csv"},
+       484, 120, 0.0751},
+      {"h200.fit",
+       {"h200-1gpu.csv", "h200-a-1gpu.csv", "h200-a-2gpu.csv", "h200-a-4gpu.csv", "h200-b-1gpu.csv", "h200-b-2gpu.csv",
+        "h200-b-4gpu.csv"},
+       283, 80, 0.0804},
+  };
+  const std::string dir = data_path("../bench/perfmodel/");
+  auto read_rows = [&](const std::vector<std::string>& csvs) {
+    std::vector<pm::Measurement> rows;
+    for (const std::string& csv : csvs) {
+      const std::vector<pm::Measurement> more = pm::read_measurements(dir + csv);
+      rows.insert(rows.end(), more.begin(), more.end());
+    }
+    return rows;
+  };
+  for (const Kept& k : kept) {
+    INFO(k.fit);
+    const pm::FittedModel committed = pm::read_fit(dir + k.fit);
+    const std::vector<pm::Measurement> rows = read_rows(k.csvs);
+    REQUIRE(rows.size() == k.rows);
+    REQUIRE(committed.cross_validation);
+    CHECK(committed.cross_validation->sources == k.sources);
+    CHECK(committed.cross_validation->rows == k.rows);
+    CHECK(committed.exchange->halo_path == "device");
+    const pm::FittedModel again = pm::fit(rows);
+    CHECK(again.preferred == committed.preferred);
+    double largest_change = 0;
+    for (const pm::Measurement& m : rows)
+      for (pm::View v : pm::kViews)
+        largest_change = std::max(largest_change, std::abs(pm::predict(again, m, v).seconds_per_step /
+                                                               pm::predict(committed, m, v).seconds_per_step - 1));
+    CHECK(largest_change < 1e-9);
+    const pm::Agreement a = pm::agreement_over(committed, rows, committed.preferred);
+    CHECK(a.pearson > 0.99);
+    CHECK(a.pearson_log > 0.99);
+    CHECK(a.mean_abs_rel == doctest::Approx(k.mean_error).epsilon(0.01));
+  }
+  // The H100 fit on 12 sources it never saw, on 1, 2 and 4 GPUs: 50 of 72 rows within 10%.
+  const pm::FittedModel h100 = pm::read_fit(dir + "h100.fit");
+  std::size_t within = 0, rows = 0;
+  for (const pm::Measurement& m : read_rows({"h100-unseen-1gpu.csv", "h100-unseen-2gpu.csv", "h100-unseen-4gpu.csv"})) {
+    ++rows;
+    within += std::abs(pm::predict(h100, m, h100.preferred).seconds_per_step / m.seconds_per_step - 1) <= 0.10;
+  }
+  CHECK(rows == 72);
+  CHECK(within == 50);
 }
 
 TEST_CASE("perfmodel: grid slabs estimate the block partition's parts, halo and peers") {
@@ -1914,7 +1884,7 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   }
   CHECK(measured[0].depth == 8);   // grid:8x8:moore, synchronous
   CHECK(measured[1].depth == 8.0 * measured[1].launches);
-  // The same file without the columns (as the first GPU sweeps wrote it), annotated again.
+  // The same file without the columns, annotated again.
   const std::set<std::string> later = {"launches", "depth", "gathers", "missed_gathers"};
   auto fields_of = [](const std::string& line) {
     std::vector<std::string> fields{""};
@@ -1972,7 +1942,9 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
   std::string good = pm::csv_header() + "\n";
   for (const pm::Measurement& m : bytes_sweep(0)) good += pm::csv_row(m) + "\n";
   const std::string good_csv = dir.write("good.csv", good);
-  const std::string garbled = dir.write("garbled.fit", "format = 1\npreferred_view = bytes\ncache_regime = true\n[machine]\nspeed = 3\n");
+  const std::string garbled = dir.write("garbled.fit", "format = 14\npreferred_view = bytes\ncache_regime = evidence\n"
+                                                      "wave_cells = 0\nsaturation_cells = 0\n[machine]\nspeed = 3\n");
+  const std::string old = dir.write("old.fit", "# written by an earlier cellgraph\nformat = 13\npreferred_view = bytes\n");
   struct Case {
     std::string args, message;
     int status;
@@ -1982,7 +1954,9 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},
       {"perfmodel predict --model-file " + dir / "missing.fit" + " --grid 8x8", "cannot open " + dir / "missing.fit", 1},
-      {"perfmodel predict --model-file " + garbled + " --grid 8x8", "garbled.fit:4: [machine] has no 'device'", 1},
+      {"perfmodel predict --model-file " + garbled + " --grid 8x8", "garbled.fit:6: [machine] has no 'device'", 1},
+      {"perfmodel predict --model-file " + old + " --grid 8x8",
+       "old.fit:2: fit file format 13: this cellgraph reads format 14; refit the timings with `cellgraph perfmodel fit", 1},
       {"perfmodel predict --grid 8x8", "--model-file FIT is required", 1},
       {"perfmodel measure --sources grid@6", "--out FILE is required", 1},
       {"perfmodel measure --backend cpu --sizes 40 --out " + dir / "t.csv", "bad sizes '40'", 1},
@@ -2001,7 +1975,7 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
     INFO(c.args, " -> ", r.out);
     CHECK(r.status == c.status);
     CHECK(contains(r.out, c.message));
-    CHECK(dir.files() == std::set<std::string>{"bad.csv", "good.csv", "garbled.fit"});
+    CHECK(dir.files() == std::set<std::string>{"bad.csv", "good.csv", "garbled.fit", "old.fit"});
   }
 }
 
@@ -2009,21 +1983,34 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   ScratchDir dir;
   // A grid step of 1 ms on one GPU (1e-3 / 2^20 s per cell) and a latency per message of
   // `latency`: 2 ms makes one GPU the fastest, none makes eight.
-  auto fit_with_latency = [&](const std::string& name, const std::string& latency) {
-    return dir.write(name, "format = 1\npreferred_view = cycles\ncache_regime = true\n[machine]\ndevice = Synthetic GPU\n"
-                           "backend = cuda\nsm_count = 100\nthreads = 1\nclock_mhz = 1000\ncache_bytes = 0\ncopy_gbps = 3000\n"
-                           "[group]\nmodel = lifelike\nupdate = sync\nkind = *\nrows = 7\nstate_bytes = 1\nvariables = 1\n"
-                           "cycles.launch = 0\ncycles.per_work = 9.5367431640625e-10\ncycles.per_work_cache = 9.5367431640625e-10\n"
-                           "cycles.cache_fitted = false\ncycles.rms_rel = 0\nbytes.launch = 0\nbytes.per_work = 0\n"
-                           "bytes.per_work_cache = 0\nbytes.cache_fitted = false\nbytes.rms_rel = 0\n"
-                           "[exchange]\nrows = 3\ncycles.round_trip = 0\ncycles.latency = " + latency +
-                           "\ncycles.seconds_per_byte = 0\nbytes.round_trip = 0\nbytes.latency = 0\nbytes.seconds_per_byte = 0\n");
+  auto fit_with_latency = [&](const std::string& name, double latency) {
+    pm::FittedModel f;
+    f.preferred = pm::View::cycles;
+    f.machine.device = "Synthetic GPU";
+    f.machine.backend = "cuda";
+    f.machine.sm_count = 100;
+    f.machine.clock_mhz = 1000;
+    pm::GroupFit g;
+    g.model = "lifelike";
+    g.update = "sync";
+    g.kind = "*";
+    g.rows = 7;
+    g.state_bytes = 1;
+    g.view[int(pm::View::cycles)].per_work = g.view[int(pm::View::cycles)].per_work_cache = 1e-3 / 1048576;
+    f.shared.push_back(g);
+    pm::ExchangeFit e;
+    e.rows = 3;
+    e.latency[int(pm::View::cycles)] = latency;
+    f.exchange = e;
+    std::ostringstream out;
+    pm::write_fit(out, f);
+    return dir.write(name, out.str());
   };
   const std::string predict = " --grid 1024x1024 --steps 1000 --gpus auto --max-gpus 8";
-  auto r = run_cli("perfmodel predict --model-file " + fit_with_latency("slow.fit", "0.002") + predict);
+  auto r = run_cli("perfmodel predict --model-file " + fit_with_latency("slow.fit", 0.002) + predict);
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "best: 1 GPU, 1 ms per step, 1 s for 1000 steps"));
-  r = run_cli("perfmodel predict --model-file " + fit_with_latency("fast.fit", "0") + predict);
+  r = run_cli("perfmodel predict --model-file " + fit_with_latency("fast.fit", 0) + predict);
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "best: 8 GPUs, 0.125 ms per step, 0.125 s for 1000 steps (8x one GPU)"));
   r = run_cli("perfmodel predict --model-file " + dir / "fast.fit" + predict + " --model sir");

@@ -277,7 +277,8 @@ TEST_CASE("rules: a pattern's Golly rule file is found from any folder, beside t
   const test::CommandResult none = run_cli("run --pattern " + dir / "none.rle" + " --steps 5 --backend cpu");
   CHECK(none.status == 1);
   CHECK_MESSAGE(contains(none.out, "none.rle:1: "), none.out);
-  CHECK(contains(none.out, "Golly rule file NoWires.rule in " + dir.path().string() + ", data/rules"));
+  CHECK(contains(none.out, "unknown rule 'NoWires'"));
+  CHECK(contains(none.out, "nor is there a Golly rule file of that name in " + dir.path().string() + ", data/rules"));
   CHECK(contains(none.out, "data/rules"));
 }
 

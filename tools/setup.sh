@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # libboost-program-options-dev depends on.
 packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libmetis-dev
           metis libpng-dev libgif-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin golly
-          gnuplot-nox)
+          gnuplot-nox python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

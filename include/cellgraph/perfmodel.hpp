@@ -143,7 +143,6 @@ struct Measurement {
   // peers, none on the device path).
   double messages() const { return halo_path == "device" ? 0.0 : trades() * variables; }
   bool packs_signals() const { return gather_path == "packed"; }
-  double halo_bytes() const { return double(halo_cells_max) * state_bytes * exchanges; }
   // Halo cells received a step, over all exchanges.
   double halo_cells() const { return double(halo_cells_max) * exchanges; }
   // Their variables: a value each (the device path writes each variable of a cell in a store
@@ -261,22 +260,19 @@ struct ExchangeFit {
   double round_trip[kViewCount] = {};        // seconds per exchange, by view
   double latency[kViewCount] = {};           // seconds per round of messages, by view
   double seconds_per_halo_cell[kViewCount] = {};  // 1 / bandwidth in cells, by view
-  double seconds_per_halo_value[kViewCount] = {};  // per variable of a halo cell (format 9; 0 before)
-  // The boundary branch of a device-path step (format 10; 0 before, or where no row's branch
-  // was the longer): its latency (wait, push and signal kernels) per exchange, and its push per
+  double seconds_per_halo_value[kViewCount] = {};  // per variable of a halo cell
+  // The boundary branch of a device-path step (0 where no row's branch was the longer): its latency (wait, push and signal kernels) per exchange, and its push per
   // value sent. Rows fitted by it (the rest by the terms above).
   double branch_latency[kViewCount] = {};
   double seconds_per_send_value[kViewCount] = {};
   std::size_t branch_rows = 0;  // of the preferred view
-  // The least a step that trades with peers lasts (format 14; 0 before, or where the rows do
-  // not show one): on the device path a small part's step is its branch's chain of kernels
+  // The least a step that trades with peers lasts (0 where the rows do not show one): on the device path a small part's step is its branch's chain of kernels
   // (wait, boundary sweep, push, signal), however little its compute. Device-path steps only.
   double step_floor[kViewCount] = {};
   std::size_t floor_rows = 0;  // rows set by it, of the preferred view
   // The halo path of the rows fitted that trade with peers ("device", "host"; empty: mixed or
   // unknown): a prediction of a run on several ranks takes it.
   std::string halo_path;
-  double seconds_per_byte[kViewCount] = {};  // fit files before format 8: 1 / bandwidth in halo bytes
 };
 
 struct Machine {

@@ -101,9 +101,8 @@ class PartitionedMovableSimulation final : public MovableSimulation {
       cpu::sweep(stepping(), model_, current_.ref(), next_.ref(), context, threads_, 0, layout_.num_vertices);
       current_.swap(next_);
       ++step_;
-      lists_ready_ = false;
-      need_rebuild_ = rule_.every_step || messages_.any(moved_too_far());
-      if (!need_rebuild_) exchange_halo();  // a rebuild hands the halo over anew
+      const bool rebuild_due = schedule_.stepped([&] { return messages_.any(moved_too_far()); });
+      if (!rebuild_due) exchange_halo();  // a rebuild hands the halo over anew
     }
   }
 
@@ -139,8 +138,7 @@ class PartitionedMovableSimulation final : public MovableSimulation {
                                     variables[v].begin() + std::ptrdiff_t((p + 1) * sizes_[v]));
     }
     have_layout_ = false;
-    need_rebuild_ = true;
-    lists_ready_ = false;
+    schedule_.positions_replaced();
     step_ = step;
   }
 
@@ -228,9 +226,7 @@ class PartitionedMovableSimulation final : public MovableSimulation {
   const Layout& stepping() const { return rule_.every_step ? layout_ : working_; }
 
   void prepare_lists() {
-    if (need_rebuild_) rebuild();
-    if (!rule_.every_step && !lists_ready_) filter();
-    lists_ready_ = true;
+    schedule_.prepare([&] { rebuild(); }, [&] { filter(); });
   }
 
   // The owned particles in ascending id, every variable as bytes.
@@ -400,8 +396,6 @@ class PartitionedMovableSimulation final : public MovableSimulation {
       const PointsView<Coord> now = points(current_);
       for (int a = 0; a < D; ++a) anchor_[a].assign(now.axis[a], now.axis[a] + n);
     }
-    need_rebuild_ = false;
-    lists_ready_ = false;
     ++stats_.rebuilds;
     stats_.halo = h;
     stats_.entries = entries;
@@ -465,7 +459,7 @@ class PartitionedMovableSimulation final : public MovableSimulation {
   std::vector<Coord> anchor_[3];    // with a skin: owned positions at the last rebuild
   std::vector<std::uint8_t> send_buffer_[Vars::count];
   bool have_layout_ = false;
-  bool need_rebuild_ = true, lists_ready_ = false;
+  movable::VerletSchedule schedule_{rule_.every_step};  // after rule_
   std::uint64_t step_ = 0;
   RebuildStats stats_;
 };

@@ -106,8 +106,7 @@ class CpuMovableSimulation final : public MovableSimulation {
       cpu::sweep(stepping(), model_, current_.ref(), next_.ref(), context, threads_, 0, n_);
       current_.swap(next_);
       ++step_;
-      lists_ready_ = false;
-      need_rebuild_ = rule_.every_step || moved_too_far();
+      schedule_.stepped([&] { return moved_too_far(); });
     }
   }
 
@@ -134,8 +133,7 @@ class CpuMovableSimulation final : public MovableSimulation {
     });
     check_points(model_.box, points(current_));
     have_layout_ = false;  // the state is in particle order until the next rebuild
-    need_rebuild_ = true;
-    lists_ready_ = false;
+    schedule_.positions_replaced();
     step_ = step;
   }
 
@@ -193,9 +191,7 @@ class CpuMovableSimulation final : public MovableSimulation {
   const Layout& stepping() const { return rule_.every_step ? candidates_ : working_; }
 
   void prepare_lists() {
-    if (need_rebuild_) rebuild();
-    if (!rule_.every_step && !lists_ready_) filter();
-    lists_ready_ = true;
+    schedule_.prepare([&] { rebuild(); }, [&] { filter(); });
   }
 
   // Cell-list search at the current positions (handed over in particle order), compile, and
@@ -228,8 +224,6 @@ class CpuMovableSimulation final : public MovableSimulation {
       const PointsView<Coord> now = points(current_);
       for (int a = 0; a < D; ++a) anchor_[a].assign(now.axis[a], now.axis[a] + n_);
     }
-    need_rebuild_ = false;
-    lists_ready_ = false;
     ++stats_.rebuilds;
     stats_.entries = candidates_.degree.empty() ? 0 : std::accumulate(candidates_.degree.begin(), candidates_.degree.end(), std::uint64_t(0));
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -254,7 +248,7 @@ class CpuMovableSimulation final : public MovableSimulation {
   Layout working_;                  // with a skin: the lists cut to the radius
   std::vector<Coord> anchor_[3];    // with a skin: positions at the last rebuild (layout order)
   bool have_layout_ = false;        // false: the state is in particle order
-  bool need_rebuild_ = true, lists_ready_ = false;
+  movable::VerletSchedule schedule_{rule_.every_step};  // after rule_
   std::uint64_t step_ = 0;
   RebuildStats stats_;
 };

@@ -88,6 +88,42 @@ RebuildRule rebuild_rule(const Box& box, std::uint32_t particles, double radius,
   return rule;
 }
 
+// When a movable backend rebuilds its lists and cuts them to the radius, the same for all
+// three backends: before a step (or a read of the lists) a due rebuild runs, then, with a skin,
+// the lists are cut once per step; after a step a rebuild is due every step without a skin,
+// else once a cell has moved beyond the rule's threshold.
+class VerletSchedule {
+ public:
+  explicit VerletSchedule(bool every_step) : every_step_(every_step) {}
+
+  template <class Rebuild, class Filter>
+  void prepare(Rebuild&& rebuild, Filter&& filter) {
+    if (rebuild_due_) {
+      rebuild();
+      rebuild_due_ = false;
+      filtered_ = false;
+    }
+    if (!every_step_ && !filtered_) filter();
+    filtered_ = true;
+  }
+  // After a step; `moved_too_far` is asked only with a skin. Returns whether a rebuild is due.
+  template <class MovedTooFar>
+  bool stepped(MovedTooFar&& moved_too_far) {
+    filtered_ = false;
+    rebuild_due_ = every_step_ || moved_too_far();
+    return rebuild_due_;
+  }
+  // New positions from outside (import_state): the lists are rebuilt before they are next used.
+  void positions_replaced() {
+    rebuild_due_ = true;
+    filtered_ = false;
+  }
+
+ private:
+  bool every_step_;
+  bool rebuild_due_ = true, filtered_ = false;
+};
+
 // Where entry k of local vertex v's list sits: row-major for hubs, column-major otherwise.
 struct ListAddress {
   std::uint64_t first;

@@ -36,7 +36,7 @@ double work(const Measurement& m, View v, const Shape& s) {
 
 bool in_cache(const Measurement& m) { return m.cache_bytes > 0 && m.working_set() <= m.cache_bytes; }
 
-// Kernel launches of a step: recorded, else 1 (a synchronous step; an older CSV's colored row).
+// Kernel launches of a step: recorded, else 1 (a synchronous step; a colored row of a CSV without the column).
 double launches(const Measurement& m) { return m.launches ? double(m.launches) : 1.0; }
 
 // A step that gathers packed signals first packs them: a pass of its own over the cells, a
@@ -212,7 +212,7 @@ const GroupFit* group_for(const FittedModel& fit, const Measurement& m, View v, 
 double frame_seconds(const ExchangeFit& e, const Measurement& m, View v) {
   const int i = int(v);
   return e.round_trip[i] * m.trades() + e.latency[i] * m.messages() + e.seconds_per_halo_cell[i] * m.halo_cells() +
-         e.seconds_per_halo_value[i] * m.halo_values() + e.seconds_per_byte[i] * m.halo_bytes();
+         e.seconds_per_halo_value[i] * m.halo_values();
 }
 // A synchronous device-path step that trades with peers: it runs a boundary branch, and lasts
 // at least the step floor (measured there: its branch's chain of kernels; a host-path step's
@@ -295,8 +295,9 @@ double exchange_error(const std::vector<ExchangeRow>& parts, View v, const Excha
 // Only rows bound by latency can show a floor: with 4 or more, each one's time is tried, and
 // the floor of least squared error over every row kept where it lowers that error. A sweep of
 // large parts has no such rows, and no floor. (The frame refitted on the rows a floor does not
-// set took their latency from the mid-size rows instead: on the fresh H100 sweep the round trip
-// fell from 5.4 to 4.8 us, and 4 GPUs fitted on 1 and 2 came 19 of 36 within 10% against 26.)
+// set took their latency from the mid-size rows instead: on the rows of bench/perfmodel/h100.fit
+// the round trip fell from 5.4 to 4.8 us, and 4 GPUs fitted on 1 and 2 came 19 of 36 within 10%
+// against 26.)
 void fit_step_floor(const std::vector<ExchangeRow>& parts, View v, ExchangeFit& e) {
   const int i = int(v);
   e.step_floor[i] = 0;

@@ -16,27 +16,11 @@
 namespace cellgraph::perfmodel {
 namespace {
 
-// Format 2 added the two-term view (per_cell, identified) and the groups' bytes per cell;
-// format 1 files are still read, their two-term view being the bytes view, not identified.
-// Format 3 added per_depth (the step's depth term) and per_class_work (a colored step's
-// per-class sweep; both 0 in older files), launch counted per
-// kernel launch, and cache_regime as off / evidence / always (true / false before: always / off).
-// Format 4 added wave_cells (top level; 0: no wave term) and per_wave (0 in older files).
-// Format 5 added saturation_cells (top level; 0 in older files: no floor).
-// Format 6 added per_gather (0 in older files).
-// Format 7 added per_missed_gather (0 in older files), and per_gather is per gathered sector
-// of the cells (format 6: of at least the saturation floor's cells; read as it is).
-// Format 8 prices the halo per cell (seconds_per_halo_cell) where older files priced it per
-// byte (seconds_per_byte, still read and applied to the halo's bytes).
-// Format 9 added seconds_per_halo_value, per variable of a halo cell (0 in older files), and
-// the exchange's halo_path (device, host, or any: mixed, or no row trades with peers; older
-// files: any).
-// Format 10 added the boundary branch: branch_rows, branch_latency and seconds_per_send_value
-// (0 in older files: every step priced by the frame terms).
-// Format 11 added the optional [cross_validation] section (ErrorSummary).
-// Format 12 added per_pack (0 in older files).
-// Format 13 added the optional [cross_validation_of_kind] sections (kind, update, ranks).
-// Format 14 added the step floor: floor_rows and step_floor (0 in older files: no floor).
+// The format of the files written and read: any other is refused (refit its timings). Format 14
+// holds every term of the model: per_depth, per_gather, per_missed_gather, per_wave, per_pack,
+// per_class_work and each view's per_cell; the top level's wave_cells and saturation_cells; the
+// exchange's halo path, boundary branch and step floor; the optional [cross_validation] and
+// [cross_validation_of_kind] sections.
 constexpr int kFormat = 14;
 
 std::string exact(double x) {
@@ -77,6 +61,10 @@ class Section {
     if (!values_.emplace(key, std::make_pair(value, line)).second) throw ParseError(file_, line, quoted_text(key) + " given twice");
   }
   bool has(const std::string& key) const { return values_.count(key) > 0; }
+  std::size_t line_of(const std::string& key) const {
+    auto it = values_.find(key);
+    return it == values_.end() ? line_ : it->second.second;
+  }
   std::string text(const std::string& key) {
     auto it = values_.find(key);
     if (it == values_.end()) throw ParseError(file_, line_, "[" + name_ + "] has no " + quoted_text(key));
@@ -128,7 +116,7 @@ class Section {
   std::map<std::string, std::pair<std::string, std::size_t>> values_;
 };
 
-GroupFit read_group(Section& s, int format) {
+GroupFit read_group(Section& s) {
   GroupFit g;
   g.model = s.text("model");
   g.update = s.text("update");
@@ -136,65 +124,45 @@ GroupFit read_group(Section& s, int format) {
   g.rows = s.whole("rows");
   g.state_bytes = s.number("state_bytes");
   g.variables = s.whole("variables");
-  if (format >= 2) {
-    g.bytes_min = s.number("bytes_min");
-    g.bytes_max = s.number("bytes_max");
-  }
+  g.bytes_min = s.number("bytes_min");
+  g.bytes_max = s.number("bytes_max");
   for (View v : kViews) {
     ComputeConstants& c = g.view[int(v)];
-    if (format < 2 && v == View::two_term) {
-      c = g.of(View::bytes);
-      c.identified = false;
-      continue;
-    }
     const std::string p = std::string(view_name(v)) + ".";
     c.launch = s.number(p + "launch");
-    if (format >= 2) c.per_cell = s.number(p + "per_cell");
-    if (format >= 3) c.per_depth = s.number(p + "per_depth");
-    if (format >= 6) c.per_gather = s.number(p + "per_gather");
-    if (format >= 7) c.per_missed_gather = s.number(p + "per_missed_gather");
-    if (format >= 3) c.per_class_work = s.number(p + "per_class_work");
-    if (format >= 4) c.per_wave = s.number(p + "per_wave");
-    if (format >= 12) c.per_pack = s.number(p + "per_pack");
+    c.per_cell = s.number(p + "per_cell");
+    c.per_depth = s.number(p + "per_depth");
+    c.per_gather = s.number(p + "per_gather");
+    c.per_missed_gather = s.number(p + "per_missed_gather");
+    c.per_wave = s.number(p + "per_wave");
+    c.per_pack = s.number(p + "per_pack");
+    c.per_class_work = s.number(p + "per_class_work");
     c.per_work = s.number(p + "per_work");
     c.per_work_cache = s.number(p + "per_work_cache");
     c.cache_fitted = s.flag(p + "cache_fitted");
-    if (format >= 2) c.identified = s.flag(p + "identified");
+    c.identified = s.flag(p + "identified");
     c.rms_rel = s.number(p + "rms_rel");
   }
   return g;
 }
 
-ExchangeFit read_exchange(Section& s, int format) {
+ExchangeFit read_exchange(Section& s) {
   ExchangeFit e;
   e.rows = s.whole("rows");
-  if (format >= 10) e.branch_rows = s.whole("branch_rows");
-  if (format >= 14) e.floor_rows = s.whole("floor_rows");
-  if (format >= 9) {
-    e.halo_path = s.one_of("halo_path", {"device", "host", "any"});
-    if (e.halo_path == "any") e.halo_path.clear();
-  }
+  e.branch_rows = s.whole("branch_rows");
+  e.floor_rows = s.whole("floor_rows");
+  e.halo_path = s.one_of("halo_path", {"device", "host", "any"});
+  if (e.halo_path == "any") e.halo_path.clear();
   for (View v : kViews) {
-    const int from = int(format < 2 && v == View::two_term ? View::bytes : v);
-    if (from != int(v)) {
-      e.round_trip[int(v)] = e.round_trip[from];
-      e.latency[int(v)] = e.latency[from];
-      e.seconds_per_byte[int(v)] = e.seconds_per_byte[from];
-      e.seconds_per_halo_cell[int(v)] = e.seconds_per_halo_cell[from];
-      e.seconds_per_halo_value[int(v)] = e.seconds_per_halo_value[from];
-      continue;
-    }
+    const int i = int(v);
     const std::string p = std::string(view_name(v)) + ".";
-    e.round_trip[int(v)] = s.number(p + "round_trip");
-    e.latency[int(v)] = s.number(p + "latency");
-    if (format >= 8) e.seconds_per_halo_cell[int(v)] = s.number(p + "seconds_per_halo_cell");
-    else e.seconds_per_byte[int(v)] = s.number(p + "seconds_per_byte");
-    if (format >= 9) e.seconds_per_halo_value[int(v)] = s.number(p + "seconds_per_halo_value");
-    if (format >= 10) {
-      e.branch_latency[int(v)] = s.number(p + "branch_latency");
-      e.seconds_per_send_value[int(v)] = s.number(p + "seconds_per_send_value");
-    }
-    if (format >= 14) e.step_floor[int(v)] = s.number(p + "step_floor");
+    e.round_trip[i] = s.number(p + "round_trip");
+    e.latency[i] = s.number(p + "latency");
+    e.seconds_per_halo_cell[i] = s.number(p + "seconds_per_halo_cell");
+    e.seconds_per_halo_value[i] = s.number(p + "seconds_per_halo_value");
+    e.branch_latency[i] = s.number(p + "branch_latency");
+    e.seconds_per_send_value[i] = s.number(p + "seconds_per_send_value");
+    e.step_floor[i] = s.number(p + "step_floor");
   }
   return e;
 }
@@ -211,6 +179,95 @@ ErrorSummary read_errors(Section& s) {
   c.tolerance = s.number("tolerance"), c.mean = s.number("mean"), c.median = s.number("median");
   c.p90 = s.number("p90"), c.max = s.number("max"), c.within = s.number("within");
   return c;
+}
+
+
+// A fit file's lines: the top-level keys, the notes, then the sections in order.
+struct FitText {
+  Section top;
+  std::vector<Section> sections;
+  std::vector<std::string> notes;
+};
+
+FitText read_text(std::istream& in, const std::string& name) {
+  FitText t{Section("top", name, 1), {}, {}};
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string trimmed = line.substr(first, last - first + 1);
+    if (trimmed.front() == '[') {
+      if (trimmed.back() != ']') throw ParseError(name, number, "a section header ends with ']'");
+      const std::string section = trimmed.substr(1, trimmed.size() - 2);
+      if (section != "machine" && section != "group" && section != "exchange" && section != "cross_validation" &&
+          section != "cross_validation_of_kind")
+        throw ParseError(name, number,
+                         "unknown section [" + section + "] (machine, group, exchange, cross_validation, cross_validation_of_kind)");
+      t.sections.emplace_back(section, name, number);
+      continue;
+    }
+    const auto eq = trimmed.find('=');
+    if (eq == std::string::npos) throw ParseError(name, number, "expected 'key = value'");
+    std::string key = trimmed.substr(0, eq), value = trimmed.substr(eq + 1);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    if (key.empty()) throw ParseError(name, number, "expected 'key = value'");
+    if (t.sections.empty() && key == "note") t.notes.push_back(value);
+    else (t.sections.empty() ? t.top : t.sections.back()).add(key, value, number);
+  }
+  if (in.bad()) throw ParseError(name, number + 1, "read error");
+  return t;
+}
+
+// The top-level keys: the format first (this one only: a file of another is fitted again), then
+// the preferred view, the cache regime and the GPU's wave and saturation shapes.
+void read_top(Section& top, const std::string& name, FittedModel& f) {
+  if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = N' line)");
+  const std::size_t line = top.line_of("format");
+  const std::string format = top.text("format");
+  if (format != std::to_string(kFormat))
+    throw ParseError(name, line, "fit file format " + format + ": this cellgraph reads format " + std::to_string(kFormat) +
+                                     "; refit the timings with `cellgraph perfmodel fit TIMINGS.csv... --out FIT`");
+  const std::string view = top.text("preferred_view");
+  try {
+    f.preferred = parse_view(view);
+  } catch (const Error&) {
+    throw ParseError(name, 0, "preferred_view must be cycles, bytes or two-term, not " + quoted_text(view));
+  }
+  const std::string regime = top.text("cache_regime");
+  try {
+    f.cache_regime = parse_cache_regime(regime);
+  } catch (const Error& e) {
+    throw ParseError(name, 0, e.what());
+  }
+  f.wave_cells = top.number("wave_cells");
+  f.saturation_cells = top.number("saturation_cells");
+  top.finish();
+}
+
+Machine read_machine(Section& s, const std::string& name) {
+  Machine m;
+  m.device = s.text("device");
+  m.backend = s.text("backend");
+  if (m.backend != "cpu" && m.backend != "cuda")
+    throw ParseError(name, s.line(), "backend must be cpu or cuda, not " + quoted_text(m.backend));
+  m.sm_count = s.whole("sm_count");
+  m.threads = std::max(1u, s.whole("threads"));
+  m.clock_mhz = s.number("clock_mhz");
+  m.cache_bytes = s.number("cache_bytes");
+  m.copy_gbps = s.number("copy_gbps");
+  return m;
+}
+
+KindErrors read_kind_errors(Section& s) {
+  KindErrors k;
+  k.run.kind = s.text("kind"), k.run.update = s.text("update");
+  k.run.several_ranks = s.one_of("ranks", {"one", "several"}) == "several";
+  k.errors = read_errors(s);
+  return k;
 }
 
 }  // namespace
@@ -268,94 +325,25 @@ void write_fit(std::ostream& out, const FittedModel& f) {
 }
 
 FittedModel parse_fit(std::istream& in, const std::string& name) {
+  FitText text = read_text(in, name);
   FittedModel f;
-  Section top("top", name, 1);
-  std::vector<Section> sections;
-  std::vector<std::pair<std::string, std::size_t>> notes;
-  std::string line;
-  std::size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    const auto last = line.find_last_not_of(" \t\r");
-    const std::string trimmed = line.substr(first, last - first + 1);
-    if (trimmed.front() == '[') {
-      if (trimmed.back() != ']') throw ParseError(name, number, "a section header ends with ']'");
-      const std::string section = trimmed.substr(1, trimmed.size() - 2);
-      if (section != "machine" && section != "group" && section != "exchange" && section != "cross_validation" &&
-          section != "cross_validation_of_kind")
-        throw ParseError(name, number,
-                         "unknown section [" + section + "] (machine, group, exchange, cross_validation, cross_validation_of_kind)");
-      sections.emplace_back(section, name, number);
-      continue;
-    }
-    const auto eq = trimmed.find('=');
-    if (eq == std::string::npos) throw ParseError(name, number, "expected 'key = value'");
-    std::string key = trimmed.substr(0, eq), value = trimmed.substr(eq + 1);
-    key.erase(key.find_last_not_of(" \t") + 1);
-    value.erase(0, value.find_first_not_of(" \t"));
-    if (key.empty()) throw ParseError(name, number, "expected 'key = value'");
-    if (sections.empty() && key == "note") notes.emplace_back(value, number);
-    else (sections.empty() ? top : sections.back()).add(key, value, number);
-  }
-  if (in.bad()) throw ParseError(name, number + 1, "read error");
-  if (!top.has("format")) throw ParseError(name, 0, "not a cellgraph perfmodel fit (no 'format = N' line)");
-  const std::string format_text = top.text("format");
-  int format = 0;
-  const char* end = format_text.data() + format_text.size();
-  const auto [stop, ec] = std::from_chars(format_text.data(), end, format);
-  if (format_text.empty() || ec != std::errc() || stop != end || format < 1 || format > kFormat)
-    throw ParseError(name, 0, "fit file format " + quoted_text(format_text) + ": this cellgraph reads formats 1 to " + std::to_string(kFormat));
-  f.preferred = [&] {
-    const std::string v = top.text("preferred_view");
-    try {
-      return parse_view(v);
-    } catch (const Error&) {
-      throw ParseError(name, 0, "preferred_view must be cycles, bytes or two-term, not " + quoted_text(v));
-    }
-  }();
-  if (format >= 3) {
-    const std::string r = top.text("cache_regime");
-    try {
-      f.cache_regime = parse_cache_regime(r);
-    } catch (const Error& e) {
-      throw ParseError(name, 0, e.what());
-    }
-  } else {
-    f.cache_regime = top.flag("cache_regime") ? CacheRegime::always : CacheRegime::off;
-  }
-  if (format >= 4) f.wave_cells = top.number("wave_cells");
-  if (format >= 5) f.saturation_cells = top.number("saturation_cells");
-  top.finish();
-  for (const auto& [text, line_number] : notes) f.notes.push_back(text);
+  read_top(text.top, name, f);
+  f.notes = std::move(text.notes);
   bool machine = false;
   std::size_t first_kind_line = 0;
-  for (Section& s : sections) {
+  for (Section& s : text.sections) {
     if (s.name() == "machine") {
       if (machine) throw ParseError(name, s.line(), "a second [machine]");
       machine = true;
-      f.machine.device = s.text("device");
-      f.machine.backend = s.text("backend");
-      if (f.machine.backend != "cpu" && f.machine.backend != "cuda")
-        throw ParseError(name, s.line(), "backend must be cpu or cuda, not " + quoted_text(f.machine.backend));
-      f.machine.sm_count = s.whole("sm_count");
-      f.machine.threads = std::max(1u, s.whole("threads"));
-      f.machine.clock_mhz = s.number("clock_mhz");
-      f.machine.cache_bytes = s.number("cache_bytes");
-      f.machine.copy_gbps = s.number("copy_gbps");
+      f.machine = read_machine(s, name);
     } else if (s.name() == "group") {
-      GroupFit g = read_group(s, format);
+      GroupFit g = read_group(s);
       (g.kind == "*" ? f.shared : f.groups).push_back(std::move(g));
     } else if (s.name() == "cross_validation_of_kind") {
-      if (format < 13) throw ParseError(name, s.line(), "[cross_validation_of_kind] needs fit file format 13 or later");
-      KindErrors k;
-      k.run.kind = s.text("kind"), k.run.update = s.text("update");
-      k.run.several_ranks = s.one_of("ranks", {"one", "several"}) == "several";
+      KindErrors k = read_kind_errors(s);
       for (const KindErrors& other : f.cross_validation_by_kind)
         if (other.run == k.run)
           throw ParseError(name, s.line(), "a second [cross_validation_of_kind] of " + describe_run(k.run, "rank"));
-      k.errors = read_errors(s);
       f.cross_validation_by_kind.push_back(std::move(k));
       if (!first_kind_line) first_kind_line = s.line();
     } else if (s.name() == "cross_validation") {
@@ -363,7 +351,7 @@ FittedModel parse_fit(std::istream& in, const std::string& name) {
       f.cross_validation = read_errors(s);
     } else {
       if (f.exchange) throw ParseError(name, s.line(), "a second [exchange]");
-      f.exchange = read_exchange(s, format);
+      f.exchange = read_exchange(s);
     }
     s.finish();
   }

@@ -10,8 +10,6 @@
 #include "cellgraph/memory_budget.hpp"
 #include "cellgraph/philox.hpp"
 #include "cellgraph/source/generators.hpp"
-#include "models/golly.hpp"
-#include "models/lifelike.hpp"
 #include "src/source/mesh_formats.hpp"
 
 namespace cellgraph {
@@ -55,12 +53,12 @@ void check_source_grid_memory(const GridSpec& grid, const SourceSpec& spec, cons
 // A pattern's rule, where the run will take it, must be one the model can run: refused here
 // at its line in the pattern file, not later without one.
 void check_pattern_rule(const Pattern& pattern, const SourceSpec& spec) {
-  if (pattern.rule.empty()) return;
+  if (pattern.rule.empty() || !spec.check_pattern_rule) return;
   const std::string folder = std::filesystem::path(spec.pattern_file).parent_path().string();
   const std::string dirs =
       (spec.golly_rule_dirs.empty() ? "" : spec.golly_rule_dirs + ":") + (folder.empty() ? "." : folder);
   try {
-    check_rule(pattern.rule, spec.pattern_rule, dirs);
+    spec.check_pattern_rule(pattern.rule, dirs);
   } catch (const Error& e) {
     throw ParseError(spec.pattern_file, pattern.rule_line, e.what());
   }
@@ -163,30 +161,6 @@ std::uint64_t estimated_grid_bytes(const GridSpec& grid) {
 
 void check_grid_memory(const GridSpec& grid) {
   check_memory(estimated_grid_bytes(grid), "--grid " + grid_size_text(grid) + " (" + cells_text(grid) + ")");
-}
-
-void check_rule(const std::string& rule, RuleUse use, const std::string& golly_dirs) {
-  if (use == RuleUse::ignored) return;
-  std::string not_lifelike;
-  if (use != RuleUse::golly) {
-    try {
-      models::parse_lifelike_rule(rule);
-      return;
-    } catch (const Error& e) {
-      not_lifelike = e.what();
-    }
-    // A rule file's name has no '/': such a rule can only be Life-like.
-    if (use == RuleUse::lifelike || rule.find('/') != std::string::npos) throw Error(not_lifelike);
-  }
-  const models::Params params = {{"rule", rule}, {"dir", golly_dirs}};
-  try {
-    models::golly_rule_path(params);
-    return;
-  } catch (const Error&) {
-  }
-  const std::string file = "Golly rule file " + printable_text(rule) + ".rule in " + models::golly_rule_folders_text(params);
-  throw Error(not_lifelike.empty() ? "rule " + quoted_text(rule) + ": no " + file
-                                   : not_lifelike + "; nor is there a " + file);
 }
 
 Source load_source(const SourceSpec& spec) {

@@ -1,4 +1,4 @@
-// Fuzz target config_ini: INI config files (read_config in src/cli/options.cpp, reached as the
+// Fuzz target config_ini: INI config files (read_config in tools/cellgraph/options.cpp, reached as the
 // CLI reaches it: parse_options with --config FILE) on any bytes, written to a file. The options
 // are those of `cellgraph run` that the shared option groups declare (source, model, backend,
 // layout), plus stand-ins for run's own (initial state, outputs, pictures) so that the
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cellgraph/error.hpp"
-#include "src/cli/cli.hpp"
+#include "tools/cellgraph/cli.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {

@@ -1,12 +1,12 @@
 // The cloud model (models/cloud.hpp) in bit-sliced form for the dense kernels: a bit per cell
 // and variable, lane i of a word one cell, every lane of a word stepped at once. Written once
 // for 32-bit (GPU) and 64-bit (CPU) words (CG_HD). The test suite checks cloud_next against the
-// model's apply for every cell state, neighborhood and draw.
+// model's apply for every cell state, neighborhood and draw. The draws, which are the model's
+// own random words, are in dense/cloud_draws.hpp.
 #pragma once
 #include <cstdint>
 
 #include "cellgraph/hd.hpp"
-#include "models/cloud.hpp"
 
 namespace cellgraph::dense {
 
@@ -33,29 +33,6 @@ struct CloudWords {
 template <class Word>
 CG_HD inline CloudWords<Word> cloud_next(CloudWords<Word> c, Word near, Word extinct, Word humid, Word active) {
   return {(c.hum & ~c.act) | humid, (~c.act & c.hum & near) | active, (c.cld | c.act) & ~extinct};
-}
-
-// The draws of `lanes` cells from id `first` on at `step`, as lane masks: the model's words
-// (models::cloud_step_words), compared as the model compares them.
-template <class Word>
-CG_HD inline void cloud_draw_masks(const CloudRule& rule, std::uint64_t seed, std::uint64_t first, int lanes,
-                                   std::uint32_t step, Word& extinct, Word& humid, Word& active) {
-  extinct = humid = active = 0;
-  for (int b = 0; b < lanes; ++b) {
-    const Philox4x32 words = models::cloud_step_words(seed, first + std::uint64_t(b), step);
-    extinct |= Word(bernoulli(words.v[0], rule.extinction)) << b;
-    humid |= Word(bernoulli(words.v[1], rule.vapor)) << b;
-    active |= Word(bernoulli(words.v[2], rule.activation)) << b;
-  }
-}
-
-// Cell `id`'s initial hum and act, as the model's initial_variables draws them.
-struct CloudStart {
-  bool hum, act;
-};
-CG_HD inline CloudStart cloud_initial(const CloudRule& rule, std::uint64_t seed, std::uint64_t id) {
-  const Philox4x32 words = models::cloud_initial_words(seed, id);
-  return {bernoulli(words.v[0], rule.hum0), bernoulli(words.v[1], rule.act0)};
 }
 
 }  // namespace cellgraph::dense

@@ -1,6 +1,6 @@
 // The rules the dense grid kernels run, written once for the CPU and the GPU (CG_HD).
-// LifeRule is models::LifeLike's apply() on a bare (state, live count) pair; the test suite
-// checks the two agree for every state and count, so the graph engine stays the reference.
+// LifeRule::next is the Life-like transition on a bare (state, live count) pair, which
+// models::LifeLike::apply calls too: the rule is written once for both engines.
 #pragma once
 #include <cstdint>
 

@@ -2,6 +2,7 @@
 // and patterns, what outputs need to know (grid shape, the pattern's rule).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,15 +15,6 @@
 
 namespace cellgraph {
 
-// How a run will read a rule (the CLI says, from --model): not checked here (another model
-// reads it), as a Life-like rule, as the name of a Golly rule file, or as either (the default
-// model: Life-like, else a rule file).
-enum class RuleUse { ignored, lifelike, golly, lifelike_or_golly };
-
-// Throws Error when `rule` is not one a run reading it as `use` can take; Golly rule files are
-// looked for in `golly_dirs` (':' between folders) and where the golly model looks.
-void check_rule(const std::string& rule, RuleUse use, const std::string& golly_dirs);
-
 struct SourceSpec {
   std::string grid;                     // "512x512"; empty: no grid unless a pattern names one
   std::string neighborhood = "moore";
@@ -30,10 +22,12 @@ struct SourceSpec {
   std::string graph_file;
   GraphReadOptions graph_options;
   std::string pattern_file;             // 2D grids only
-  // How the run reads the pattern's own rule (ignored where --rule overrides it): load_source
-  // refuses a bad one at its line in the pattern file. NAME.rule is looked for in
-  // golly_rule_dirs, then in the pattern's folder.
-  RuleUse pattern_rule = RuleUse::ignored;
+  // Checks the pattern's own rule as the run will read it (empty: not read, as where --rule
+  // overrides it), given the rule and the folders to look for rule files in (golly_rule_dirs,
+  // then the pattern's folder; ':' between them); throws Error for one the run cannot take,
+  // which load_source reports at its line in the pattern file. The models supply it
+  // (models::rule_check), so that sources need not know the rules.
+  std::function<void(const std::string& rule, const std::string& rule_dirs)> check_pattern_rule;
   std::string golly_rule_dirs;
   std::string generator;                // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]", "er:N[:degree]"
   std::string mesh_file;                // Gmsh, METIS .mesh, VTK

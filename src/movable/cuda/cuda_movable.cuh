@@ -66,8 +66,7 @@ class CudaMovableSimulation final : public MovableSimulation {
       CG_CUDA_LAUNCHED();
       parity_ ^= 1;
       ++step_;
-      lists_ready_ = false;
-      need_rebuild_ = rule_.every_step || moved_too_far();
+      schedule_.stepped([&] { return moved_too_far(); });
     }
     CG_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -109,8 +108,7 @@ class CudaMovableSimulation final : public MovableSimulation {
     CG_CUDA(cudaMemcpyAsync(step_counter_.data(), &counter, sizeof counter, cudaMemcpyHostToDevice, stream_));
     CG_CUDA(cudaStreamSynchronize(stream_));
     have_layout_ = false;  // the state is in particle order until the next rebuild
-    need_rebuild_ = true;
-    lists_ready_ = false;
+    schedule_.positions_replaced();
     step_ = step;
   }
 
@@ -205,9 +203,7 @@ class CudaMovableSimulation final : public MovableSimulation {
   }
 
   void prepare_lists() {
-    if (need_rebuild_) rebuild();
-    if (!rule_.every_step && !lists_ready_) filter();
-    lists_ready_ = true;
+    schedule_.prepare([&] { rebuild(); }, [&] { filter(); });
   }
 
   void rebuild() {
@@ -249,8 +245,6 @@ class CudaMovableSimulation final : public MovableSimulation {
       }
     }
     CG_CUDA(cudaStreamSynchronize(stream_));  // so that the time below is the rebuild's
-    need_rebuild_ = false;
-    lists_ready_ = false;
     ++stats_.rebuilds;
     stats_.entries = graph.entries;
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -299,7 +293,7 @@ class CudaMovableSimulation final : public MovableSimulation {
   DeviceArray<std::uint32_t> work_neighbors_, work_degree_;  // with a skin: the lists cut to the radius
   Stream stream_;
   bool have_layout_ = false;  // false: the state is in particle order
-  bool need_rebuild_ = true, lists_ready_ = false;
+  movable::VerletSchedule schedule_{rule_.every_step};  // after rule_
   std::uint64_t step_ = 0;
   RebuildStats stats_;
 };

@@ -1,0 +1,62 @@
+// cellgraph compile: what the compiler makes of a source.
+#include <iomanip>
+#include <iostream>
+
+#include "tools/cellgraph/cli.hpp"
+
+namespace cellgraph::cli {
+
+int compile_command(const Args& args) {
+  po::options_description d("cellgraph compile");
+  d.add_options()("help,h", "show this help")("config", po::value<std::string>(), "INI file of these options")(
+      "report", po::bool_switch(), "also print the degree histogram and the memory of each table");
+  d.add(source_options()).add(layout_options());
+  po::variables_map vm;
+  if (!parse_options(args, d, "usage: cellgraph compile SOURCE [--report]", vm)) return 0;
+
+  Source source = load_source(source_spec(vm));
+  const Layout layout = compile(source.graph, compile_options(vm));
+  const LayoutReport r = report(layout);
+  std::cout << source.description << "\n"
+            << "  vertices          " << r.vertices << "\n"
+            << "  list entries      " << r.edges << (layout.slotted ? " (grid slots)" : " (each edge twice)") << "\n"
+            << "  degree            " << r.min_degree << " .. " << r.max_degree << "\n"
+            << "  slices of 32      " << r.slices << " (" << r.hub_slices << " hub slices, "
+            << r.hub_vertices << " hub vertices of degree >= " << layout.hub_degree << ", " << r.giant_hubs
+            << " giant hubs of degree >= " << layout.giant_degree << ")\n"
+            << "  stored entries    " << r.stored << "\n"
+            << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n"
+            << "  gather span       " << median_gather_span(layout)
+            << " cells (median over slices of the cells one slice reads"
+            << (source.graph.coord_dim ? "; --order rcm or hilbert narrow it for a graph numbered poorly"
+                                       : "; --order rcm narrows it for a graph numbered poorly")
+            << ")\n";
+  if (vm["report"].as<bool>()) {
+    std::cout << "  layout bytes      " << r.bytes << "\n"
+              << "  degree histogram" << (r.histogram_bucketed ? " (powers of two: [d, 2d))" : "") << "\n";
+    for (auto [degree, count] : r.degree_histogram)
+      std::cout << "    " << std::setw(10) << degree << "  " << count << "\n";
+  }
+  return 0;
+}
+
+int models_command(const Args& args) {
+  po::options_description d("cellgraph models");
+  d.add_options()("help,h", "show this help");
+  po::variables_map vm;
+  if (!parse_options(args, d, "usage: cellgraph models", vm)) return 0;
+  for (const models::ModelInfo& m : models::registered_models()) {
+    std::cout << m.name << "\n  " << m.summary << "\n";
+    if (!m.state_names.empty()) {
+      std::cout << "  states:";
+      for (std::size_t s = 0; s < m.state_names.size(); ++s) std::cout << " " << s << " " << m.state_names[s] << (s + 1 < m.state_names.size() ? "," : "\n");
+    }
+    std::cout << "  update (default): " << update_rule_text(m.default_update) << "\n";
+    for (const models::ParamInfo& p : m.params)
+      std::cout << "  " << p.name << (p.default_value.empty() ? "" : " (default " + p.default_value + ")") << ": "
+                << p.help << "\n";
+  }
+  return 0;
+}
+
+}  // namespace cellgraph::cli
