@@ -25,7 +25,7 @@ struct BitGridView {
   const std::uint32_t* in;
   std::uint32_t* out;
   std::int64_t width, height;
-  std::int64_t words;    // per row, the row pitch: bit i of word j is cell x = 32j + i
+  std::int64_t words;  // per row, the row pitch: bit i of word j is cell x = 32j + i
   Edge edge;
   std::uint32_t outside;  // a word of the fixed outside: all ones when it is live
 };
@@ -80,7 +80,7 @@ __device__ __forceinline__ void run_bit_tile(const BitGridView& g, const Logic& 
   const std::uint32_t tail = g.width % 32 ? (1u << (g.width % 32)) - 1 : ~0u;
 
   TwoBits<std::uint32_t> above[G], here[G];  // three-cell sums of generation s, rows r-2 and r-1
-  std::uint32_t alive[G];                     // generation s, row r-1
+  std::uint32_t alive[G];                    // generation s, row r-1
 #pragma unroll
   for (int s = 0; s < G; ++s) above[s] = here[s] = {0u, 0u}, alive[s] = 0;
 

@@ -76,7 +76,8 @@ class BitGrid final : public Automaton {
   std::vector<std::uint8_t> states() const override {
     std::vector<std::uint8_t> out(shape_.cell_count());
     for (std::int64_t y = 0; y < height_; ++y)
-      for (std::int64_t x = 0; x < width_; ++x) out[std::size_t(y * width_ + x)] = (row(y)[x / kBits] >> (x % kBits)) & 1;
+      for (std::int64_t x = 0; x < width_; ++x)
+        out[std::size_t(y * width_ + x)] = (row(y)[x / kBits] >> (x % kBits)) & 1;
     return out;
   }
   std::uint64_t hash() const override {

@@ -12,8 +12,8 @@
 
 namespace cellgraph::dense::cuda {
 
-constexpr int kByteLanes = 16;     // cells per thread
-constexpr int kMaxCount = 9;       // count bytes go up to 8 (9 in the padding)
+constexpr int kByteLanes = 16;  // cells per thread
+constexpr int kMaxCount = 9;    // count bytes go up to 8 (9 in the padding)
 constexpr int kRuleTableSize = 256 * (kMaxCount + 1);
 
 struct ByteGridView {
@@ -95,7 +95,7 @@ __device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const Fetch
   if (lane == 0 || first == 0) left_live = fetched.left_live;
   if (lane == 31) right_live = fetched.right_live;
   if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) {  // the column of the last cell
-    const int t = int(g.width - first);  // cells of this column in the grid
+    const int t = int(g.width - first);                            // cells of this column in the grid
     if (t < kByteLanes) {
       const int shift = 8 * (t % 4);
 #pragma unroll
@@ -145,7 +145,8 @@ __device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std:
         for (int k = 0; k < 4; ++k)
           for (int b = 0; b < 4; ++b)
             if (4 * k + b >= t) next.word[k] &= ~(0xFFu << (8 * b));
-      *reinterpret_cast<uint4*>(g.out + y * g.pitch + first) = make_uint4(next.word[0], next.word[1], next.word[2], next.word[3]);
+      *reinterpret_cast<uint4*>(g.out + y * g.pitch + first) =
+          make_uint4(next.word[0], next.word[1], next.word[2], next.word[3]);
     }
     above = here;
     here = below;

@@ -27,7 +27,8 @@ std::vector<RowGroup> stencil_rows(const GridShape& shape) {
       RowGroup g{dy, dz, {}};
       for (int dx = -1; dx <= 1; ++dx) {
         const bool centre = !dx && !dy && !dz;
-        const bool in_stencil = shape.neighborhood == Neighborhood::moore || std::abs(dx) + std::abs(dy) + std::abs(dz) == 1;
+        const bool in_stencil =
+            shape.neighborhood == Neighborhood::moore || std::abs(dx) + std::abs(dy) + std::abs(dz) == 1;
         if (!centre && in_stencil) g.dx.push_back(dx);
       }
       if (!g.dx.empty()) groups.push_back(g);
@@ -72,8 +73,7 @@ class ByteGrid : public Automaton {
       {
         Buffers buffers(shape_.size[0]);
 #pragma omp for schedule(static)
-        for (std::int64_t row = 0; row < rows; ++row)
-          update_row(row % shape_.size[1], row / shape_.size[1], buffers);
+        for (std::int64_t row = 0; row < rows; ++row) update_row(row % shape_.size[1], row / shape_.size[1], buffers);
       }
       current_.swap(next_);
     }
@@ -81,7 +81,8 @@ class ByteGrid : public Automaton {
 
  protected:
   struct Buffers {
-    explicit Buffers(std::int64_t width) : padded(9, std::vector<std::uint8_t>(std::size_t(width) + 2)), count(std::size_t(width)) {}
+    explicit Buffers(std::int64_t width)
+        : padded(9, std::vector<std::uint8_t>(std::size_t(width) + 2)), count(std::size_t(width)) {}
     std::vector<std::vector<std::uint8_t>> padded;  // one per input row read
     std::vector<std::uint8_t> count;
   };
@@ -103,7 +104,9 @@ class ByteGrid : public Automaton {
     out[std::size_t(w) + 1] = at(w);
     return out.data();
   }
-  std::uint8_t* output_row(std::int64_t y, std::int64_t z) { return next_.data() + (y + shape_.size[1] * z) * shape_.size[0]; }
+  std::uint8_t* output_row(std::int64_t y, std::int64_t z) {
+    return next_.data() + (y + shape_.size[1] * z) * shape_.size[0];
+  }
   const std::uint8_t* input_row(std::int64_t y, std::int64_t z) const {
     return current_.data() + (y + shape_.size[1] * z) * shape_.size[0];
   }

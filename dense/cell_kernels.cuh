@@ -16,8 +16,8 @@ constexpr int kByteBlocksPerMultiprocessor = 8;  // the byte kernel's occupancy:
 
 // Bit-packed: warp w of the launch runs tile w % tiles of strip w / tiles.
 template <int G, bool kFixed, class Logic>
-__global__ void __launch_bounds__(kBlockThreads) bit_generations(BitGridView g, Logic logic, std::int64_t tiles,
-                                                                 std::int64_t strips, int strip_rows) {
+__global__ void __launch_bounds__(kBlockThreads)
+    bit_generations(BitGridView g, Logic logic, std::int64_t tiles, std::int64_t strips, int strip_rows) {
   const std::int64_t warp = (std::int64_t(blockIdx.x) * kBlockThreads + threadIdx.x) / 32;
   if (warp >= tiles * strips) return;  // whole warps only
   const std::int64_t strip = warp / tiles, first_row = strip * strip_rows;
@@ -28,7 +28,8 @@ __global__ void __launch_bounds__(kBlockThreads) bit_generations(BitGridView g, 
 // Byte, 2D Moore: block (x, y) runs columns x * 128 .. and the strip of rows y. Registers are
 // capped so that 8 blocks fit a multiprocessor: the kernel lives on loads in flight (72
 // registers and 7 blocks gave 65% of the copy bound on an H100, 64 and 8 gave 75%).
-__global__ void __launch_bounds__(kBlockThreads, kByteBlocksPerMultiprocessor) byte_moore_step(ByteGridView g, LifeRule rule, int strip_rows) {
+__global__ void __launch_bounds__(kBlockThreads, kByteBlocksPerMultiprocessor)
+    byte_moore_step(ByteGridView g, LifeRule rule, int strip_rows) {
   __shared__ std::uint8_t table[kRuleTableSize];
   fill_rule_table(rule, table);
   __syncthreads();

@@ -26,7 +26,8 @@ class CloudBitGrid final : public Automaton {
         height_(shape.size[1]), depth_(shape.size[2]), words_(std::size_t((width_ + kBits - 1) / kBits)),
         pitch_(words_ + 2), zero_row_(pitch_, 0) {
     for (Plane* p : {&current_, &next_})
-      for (std::vector<Word>* bits : {&p->hum, &p->act, &p->cld}) bits->assign(pitch_ * std::size_t(height_ * depth_), 0);
+      for (std::vector<Word>* bits : {&p->hum, &p->act, &p->cld})
+        bits->assign(pitch_ * std::size_t(height_ * depth_), 0);
   }
 
   std::string name() const override {
@@ -76,7 +77,9 @@ class CloudBitGrid final : public Automaton {
     std::vector<std::uint8_t> out(shape_.cell_count());
     for (std::int64_t row = 0; row < height_ * depth_; ++row)
       for (std::int64_t x = 0; x < width_; ++x) {
-        auto bit = [&](const std::vector<Word>& plane) { return (plane[offset(row) + std::size_t(x / kBits)] >> (x % kBits)) & 1; };
+        auto bit = [&](const std::vector<Word>& plane) {
+          return (plane[offset(row) + std::size_t(x / kBits)] >> (x % kBits)) & 1;
+        };
         out[std::size_t(row * width_ + x)] = cloud_code(bit(current_.cld), bit(current_.hum), bit(current_.act));
       }
     return out;
@@ -147,7 +150,8 @@ class CloudBitGrid final : public Automaton {
         const std::int64_t source = image(x, width_, shape_.edge);
         return source < 0 ? 0 : (r[source / kBits] >> (source % kBits)) & 1;
       };
-      const Word before2 = image_bit(-2), before1 = image_bit(-1), after0 = image_bit(width_), after1 = image_bit(width_ + 1);
+      const Word before2 = image_bit(-2), before1 = image_bit(-1), after0 = image_bit(width_),
+                 after1 = image_bit(width_ + 1);
       r[-1] = before2 << (kBits - 2) | before1 << (kBits - 1);
       r[last] &= last_word_mask();
       r[words_] = 0;
@@ -174,8 +178,8 @@ class CloudBitGrid final : public Automaton {
         Word extinct = 0, humid = 0, active = 0;
         if (rule_.stochastic())
           cloud_draw_masks(rule_, seed_, cell_id(row, j, 0), lanes(j), std::uint32_t(step_), extinct, humid, active);
-        const CloudWords<Word> next = cloud_next(
-            CloudWords<Word>{current_.hum[at + j], a[j], current_.cld[at + j]}, near, extinct, humid, active);
+        const CloudWords<Word> next = cloud_next(CloudWords<Word>{current_.hum[at + j], a[j], current_.cld[at + j]},
+                                                 near, extinct, humid, active);
         const Word keep = j == words_ - 1 ? tail : ~Word(0);
         next_.hum[at + j] = next.hum & keep;
         next_.act[at + j] = next.act & keep;

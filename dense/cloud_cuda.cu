@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "src/backend/cuda/cuda_check.cuh"
-#include "src/backend/cuda/device_array.cuh"
 #include "dense/automata.hpp"
 #include "dense/cloud_kernels.cuh"
+#include "src/backend/cuda/cuda_check.cuh"
+#include "src/backend/cuda/device_array.cuh"
 
 namespace cellgraph::dense {
 namespace {
@@ -45,8 +45,8 @@ class CudaCloudGrid final : public Automaton {
 
   void advance(std::uint64_t steps) override {
     for (std::uint64_t s = 0; s < steps; ++s, ++step_) {
-      const cuda::CloudGridView view{current_.view(), next_.view(), width_, shape_.size[1], shape_.size[2], words_,
-                                     shape_.edge};
+      const cuda::CloudGridView view{current_.view(), next_.view(), width_,     shape_.size[1],
+                                     shape_.size[2],  words_,       shape_.edge};
       cuda::cloud_step<<<blocks_for(rows_ * words_), kCloudBlockThreads>>>(view, rule_, seed_, std::uint32_t(step_));
       CG_CUDA_LAUNCHED();
       current_.swap(next_);
@@ -56,7 +56,7 @@ class CudaCloudGrid final : public Automaton {
   void fill_random(std::uint64_t seed, double density) override {
     if (!(density >= 0.0 && density <= 1.0)) throw Error("--fill must be a density from 0 to 1");
     cuda::cloud_fill<<<blocks_for(rows_ * words_), kCloudBlockThreads>>>(current_.view(), width_, rows_, words_, rule_,
-                                                                          seed, density);
+                                                                         seed, density);
     CG_CUDA_LAUNCHED();
     CG_CUDA(cudaDeviceSynchronize());
     seed_ = seed;
@@ -80,7 +80,8 @@ class CudaCloudGrid final : public Automaton {
   }
   std::vector<std::uint8_t> states() const override {
     std::vector<std::uint32_t> hum(current_.hum.size()), act(hum.size()), cld(hum.size());
-    for (auto [host, device] : {std::pair{&hum, &current_.hum}, std::pair{&act, &current_.act}, std::pair{&cld, &current_.cld}})
+    for (auto [host, device] :
+         {std::pair{&hum, &current_.hum}, std::pair{&act, &current_.act}, std::pair{&cld, &current_.cld}})
       CG_CUDA(cudaMemcpy(host->data(), device->data(), host->size() * 4, cudaMemcpyDeviceToHost));
     std::vector<std::uint8_t> out(shape_.cell_count());
     for (std::int64_t row = 0; row < rows_; ++row)
@@ -99,7 +100,7 @@ class CudaCloudGrid final : public Automaton {
     DeviceArray<unsigned long long> sums(2);
     CG_CUDA(cudaMemset(sums.data(), 0, 2 * sizeof(unsigned long long)));
     cuda::cloud_census<<<blocks_for(rows_ * words_), kCloudBlockThreads>>>(current_.view(), width_, rows_, words_,
-                                                                            sums.data());
+                                                                           sums.data());
     CG_CUDA_LAUNCHED();
     unsigned long long host[2];
     CG_CUDA(cudaMemcpy(host, sums.data(), sizeof host, cudaMemcpyDeviceToHost));

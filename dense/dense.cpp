@@ -14,7 +14,8 @@ namespace {
 std::string shape_reason(const GridShape& shape, std::uint32_t num_states) {
   if (shape.dims < 1 || shape.dims > 3) return "grids have 1, 2 or 3 dimensions";
   for (int axis = 0; axis < 3; ++axis)
-    if (shape.size[axis] < 1 || (axis >= shape.dims && shape.size[axis] != 1)) return "every grid size must be at least 1";
+    if (shape.size[axis] < 1 || (axis >= shape.dims && shape.size[axis] != 1))
+      return "every grid size must be at least 1";
   if (shape.edge == Edge::fixed && shape.edge_value >= num_states)
     return "the fixed boundary's state " + std::to_string(shape.edge_value) + " is not a state of the rule";
   return "";
@@ -30,7 +31,8 @@ std::string unsupported_reason(KernelKind kind, const GridShape& shape, const Li
   if (std::string reason = shape_reason(shape, rule.states); !reason.empty()) return reason;
   if (rule.states > 256) return "it holds at most 256 states";
   if (kind == KernelKind::bitpacked) {
-    if (shape.dims != 2 || shape.neighborhood != Neighborhood::moore) return "bit-packed kernels run 2D Moore grids only";
+    if (shape.dims != 2 || shape.neighborhood != Neighborhood::moore)
+      return "bit-packed kernels run 2D Moore grids only";
     if (!rule.two_state()) return "bit-packed kernels run two-state rules only (no Generations)";
   }
   return "";
@@ -72,8 +74,8 @@ std::unique_ptr<Automaton> make_cloud_automaton(Device device, const GridShape& 
 #endif
 }
 
-std::unique_ptr<Automaton> make_elementary_automaton(Device device, const GridShape& shape,
-                                                     const ElementaryRule& rule, int threads) {
+std::unique_ptr<Automaton> make_elementary_automaton(Device device, const GridShape& shape, const ElementaryRule& rule,
+                                                     int threads) {
   std::string reason = shape_reason(shape, 2);
   if (reason.empty() && shape.dims != 1) reason = "elementary rules run on 1D grids";
   require(reason, "byte");
@@ -88,15 +90,18 @@ std::unique_ptr<Automaton> make_elementary_automaton(Device device, const GridSh
 
 void check_states(const std::vector<std::uint8_t>& states, const GridShape& shape, std::uint32_t num_states) {
   if (states.size() != shape.cell_count())
-    throw Error("expected " + std::to_string(shape.cell_count()) + " cell states, got " + std::to_string(states.size()));
+    throw Error("expected " + std::to_string(shape.cell_count()) + " cell states, got " +
+                std::to_string(states.size()));
   for (std::uint8_t s : states)
     if (s >= num_states)
-      throw Error("state " + std::to_string(s) + " is not a state of this rule (0.." + std::to_string(num_states - 1) + ")");
+      throw Error("state " + std::to_string(s) + " is not a state of this rule (0.." + std::to_string(num_states - 1) +
+                  ")");
 }
 
 void check_cloud_states(const std::vector<std::uint8_t>& states, const GridShape& shape) {
   if (states.size() != shape.cell_count())
-    throw Error("expected " + std::to_string(shape.cell_count()) + " cell states, got " + std::to_string(states.size()));
+    throw Error("expected " + std::to_string(shape.cell_count()) + " cell states, got " +
+                std::to_string(states.size()));
   for (std::uint8_t s : states)
     if (s >= 8) throw Error("state " + std::to_string(s) + " is not a cloud cell (cld + 2 hum + 4 act: 0..7)");
 }

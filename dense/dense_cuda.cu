@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "src/backend/cuda/cuda_check.cuh"
-#include "src/backend/cuda/device_array.cuh"
 #include "dense/automata.hpp"
 #include "dense/cell_kernels.cuh"
+#include "src/backend/cuda/cuda_check.cuh"
+#include "src/backend/cuda/device_array.cuh"
 
 namespace cellgraph::dense {
 namespace {
@@ -64,7 +64,7 @@ class CudaByteGrid : public Automaton {
   void fill_random(std::uint64_t seed, double density) override {
     if (!(density >= 0.0 && density <= 1.0)) throw Error("--fill must be a density from 0 to 1");
     cuda::fill_bytes<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(current_.data(), width_, rows_, pitch_,
-                                                                             seed, density);
+                                                                            seed, density);
     CG_CUDA_LAUNCHED();
     CG_CUDA(cudaDeviceSynchronize());
     step_ = 0;
@@ -86,12 +86,18 @@ class CudaByteGrid : public Automaton {
   virtual void launch_step() = 0;
   std::pair<std::uint64_t, std::uint64_t> totals() const {
     return census([&](unsigned long long* t) {
-      cuda::census_bytes<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(current_.data(), width_, rows_, pitch_, t);
+      cuda::census_bytes<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(current_.data(), width_, rows_, pitch_,
+                                                                                t);
     });
   }
   cuda::StencilGridView stencil_view() const {
-    return {current_.data(), next_.data(), {shape_.size[0], shape_.size[1], shape_.size[2]}, shape_.edge,
-            std::uint8_t(shape_.edge_value), shape_.neighborhood == Neighborhood::moore, shape_.dims};
+    return {current_.data(),
+            next_.data(),
+            {shape_.size[0], shape_.size[1], shape_.size[2]},
+            shape_.edge,
+            std::uint8_t(shape_.edge_value),
+            shape_.neighborhood == Neighborhood::moore,
+            shape_.dims};
   }
 
   GridShape shape_;
@@ -123,8 +129,8 @@ class CudaByteLife final : public CudaByteGrid {
   }
   void launch_step() override {
     if (strips(shape_)) {
-      const cuda::ByteGridView view{current_.data(), next_.data(), width_, rows_, pitch_, shape_.edge,
-                                    std::uint8_t(shape_.edge_value)};
+      const cuda::ByteGridView view{
+          current_.data(), next_.data(), width_, rows_, pitch_, shape_.edge, std::uint8_t(shape_.edge_value)};
       const dim3 blocks(unsigned(column_blocks_), unsigned((rows_ + strip_rows_ - 1) / strip_rows_));
       cuda::byte_moore_step<<<blocks, kBlockThreads>>>(view, rule_, strip_rows_);
     } else {
@@ -186,7 +192,7 @@ class CudaBitGrid final : public Automaton {
   void fill_random(std::uint64_t seed, double density) override {
     if (!(density >= 0.0 && density <= 1.0)) throw Error("--fill must be a density from 0 to 1");
     cuda::fill_bits<<<grid_stride_blocks(words_ * height_), kBlockThreads>>>(current_.data(), width_, height_, words_,
-                                                                              seed, density);
+                                                                             seed, density);
     CG_CUDA_LAUNCHED();
     CG_CUDA(cudaDeviceSynchronize());
     step_ = 0;
@@ -216,19 +222,25 @@ class CudaBitGrid final : public Automaton {
   std::pair<std::uint64_t, std::uint64_t> totals() const {
     return census([&](unsigned long long* t) {
       cuda::census_bits<<<grid_stride_blocks(words_ * height_), kBlockThreads>>>(current_.data(), width_, height_,
-                                                                                  words_, t);
+                                                                                 words_, t);
     });
   }
 
   template <class Logic>
   void launch(int pass, const Logic& logic) {
     switch (pass) {
-      case 32: return launch<32>(logic);
-      case 16: return launch<16>(logic);
-      case 8: return launch<8>(logic);
-      case 4: return launch<4>(logic);
-      case 2: return launch<2>(logic);
-      default: return launch<1>(logic);
+      case 32:
+        return launch<32>(logic);
+      case 16:
+        return launch<16>(logic);
+      case 8:
+        return launch<8>(logic);
+      case 4:
+        return launch<4>(logic);
+      case 2:
+        return launch<2>(logic);
+      default:
+        return launch<1>(logic);
     }
   }
 
@@ -241,12 +253,11 @@ class CudaBitGrid final : public Automaton {
     const int strip_rows = int(std::clamp<std::int64_t>(fair, 2 * G, 512));
     const std::int64_t strips = (height_ + strip_rows - 1) / strip_rows;
     const std::int64_t blocks = (tiles * strips * 32 + kBlockThreads - 1) / kBlockThreads;
-    const cuda::BitGridView view{current_.data(), next_.data(), width_, height_, words_, shape_.edge,
-                                 outside_live(shape_) ? ~0u : 0u};
+    const cuda::BitGridView view{
+        current_.data(), next_.data(), width_, height_, words_, shape_.edge, outside_live(shape_) ? ~0u : 0u};
     if (shape_.edge == Edge::fixed)
       cuda::bit_generations<G, true><<<unsigned(blocks), kBlockThreads>>>(view, logic, tiles, strips, strip_rows);
-    else
-      cuda::bit_generations<G, false><<<unsigned(blocks), kBlockThreads>>>(view, logic, tiles, strips, strip_rows);
+    else cuda::bit_generations<G, false><<<unsigned(blocks), kBlockThreads>>>(view, logic, tiles, strips, strip_rows);
   }
 
   GridShape shape_;

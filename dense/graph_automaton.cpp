@@ -5,9 +5,9 @@
 #include "cellgraph/layout.hpp"
 #include "cellgraph/source/grid.hpp"
 #include "cellgraph/source/source.hpp"
+#include "dense/automata.hpp"
 #include "models/lifelike.hpp"
 #include "models/registry.hpp"
-#include "dense/automata.hpp"
 
 namespace cellgraph::dense {
 namespace {
@@ -16,8 +16,8 @@ GridSpec grid_spec(const GridShape& shape) {
   GridSpec spec;
   spec.dims = shape.dims;
   spec.size = {shape.size[0], shape.size[1], shape.size[2]};
-  spec.stencil = shape.neighborhood == Neighborhood::moore ? moore_stencil(shape.dims, 1)
-                                                           : von_neumann_stencil(shape.dims, 1);
+  spec.stencil =
+      shape.neighborhood == Neighborhood::moore ? moore_stencil(shape.dims, 1) : von_neumann_stencil(shape.dims, 1);
   spec.boundary.kind = shape.edge == Edge::periodic ? BoundaryKind::periodic
                        : shape.edge == Edge::fixed  ? BoundaryKind::fixed
                                                     : BoundaryKind::reflective;

@@ -6,9 +6,9 @@
 #include "cellgraph/layout.hpp"
 #include "cellgraph/source/grid.hpp"
 #include "cellgraph/source/source.hpp"
+#include "dense/automata.hpp"
 #include "models/cloud.hpp"
 #include "models/registry.hpp"
-#include "dense/automata.hpp"
 
 namespace cellgraph::dense {
 namespace {

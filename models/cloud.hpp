@@ -62,9 +62,7 @@ struct Cloud {
   CG_HD bool stochastic() const { return extinction > 0 || vapor > 0 || activation > 0; }
 
   CG_HD Acc init() const { return 0; }
-  CG_HD void gather(Acc& near, const CellRead<Vars>& neighbor, std::uint32_t) const {
-    near |= get<kAct>(neighbor);
-  }
+  CG_HD void gather(Acc& near, const CellRead<Vars>& neighbor, std::uint32_t) const { near |= get<kAct>(neighbor); }
   CG_HD void combine(Acc& near, const Acc& more) const { near |= more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& near, CellWrite<Vars>& out,
                    const CellContext& context) const {

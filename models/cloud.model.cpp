@@ -49,9 +49,10 @@ namespace {
 ModelInfo cloud_model_info() {
   ModelInfo info;
   info.name = "cloud";
-  info.summary = "Dobashi et al. 2000 cloud growth: vapor (hum), phase transition (act), cloud (cld) bits; "
-                 "3D grids take the cloud neighborhood and open boundaries unless told otherwise; --fill sets "
-                 "the initial cld; statistics add the humid and active cells";
+  info.summary =
+      "Dobashi et al. 2000 cloud growth: vapor (hum), phase transition (act), cloud (cld) bits; "
+      "3D grids take the cloud neighborhood and open boundaries unless told otherwise; --fill sets "
+      "the initial cld; statistics add the humid and active cells";
   info.params = kCloudParams;
   info.state_names = {"clear", "cloud"};
   info.variable_names = {"cld", "hum", "act"};

@@ -11,8 +11,8 @@ struct ForestFire {
   using Acc = std::uint32_t;  // burning neighbors
   static constexpr std::uint8_t kEmpty = 0, kTree = 1, kBurning = 2;
 
-  double growth = 0.01;      // p
-  double lightning = 1e-5;   // f
+  double growth = 0.01;     // p
+  double lightning = 1e-5;  // f
 
   static constexpr const char* name = "forestfire";
   static constexpr const char* summary = "Drossel-Schwabl forest fire: empty, tree, burning";

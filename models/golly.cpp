@@ -18,8 +18,9 @@ const std::vector<ParamInfo>& golly_params() {
   static const std::vector<ParamInfo> params = {
       {"rule", "", "the rule's name, read from DIR/NAME.rule (a pattern's own rule line names it too)"},
       {"file", "", "a .rule file to read instead (its @RULE name must be the rule's, if one is named)"},
-      {"dir", "", "folders to look for NAME.rule in first (':' between them); then the pattern's folder, data/rules, "
-                  "$CELLGRAPH_DATA_DIR/rules and cellgraph's own rules"},
+      {"dir", "",
+       "folders to look for NAME.rule in first (':' between them); then the pattern's folder, data/rules, "
+       "$CELLGRAPH_DATA_DIR/rules and cellgraph's own rules"},
   };
   return params;
 }
@@ -30,20 +31,29 @@ namespace {
 // 2D Moore, hexagonal and von Neumann grids, and 1D grids of range 1.
 std::vector<Offset> grid_slots(std::uint32_t slots) {
   switch (slots) {
-    case 8: return moore_stencil(2, 1);
-    case 6: return hexagonal_stencil();
-    case 4: return von_neumann_stencil(2, 1);
-    case 2: return moore_stencil(1, 1);
-    default: return {};
+    case 8:
+      return moore_stencil(2, 1);
+    case 6:
+      return hexagonal_stencil();
+    case 4:
+      return von_neumann_stencil(2, 1);
+    case 2:
+      return moore_stencil(1, 1);
+    default:
+      return {};
   }
 }
 
 std::string grids_for(GollyNeighborhood n) {
   switch (n) {
-    case GollyNeighborhood::moore: return "a 2D grid with --neighborhood moore (the default)";
-    case GollyNeighborhood::von_neumann: return "a 2D grid with --neighborhood vonneumann or moore";
-    case GollyNeighborhood::hexagonal: return "a 2D grid with --neighborhood hex or moore";
-    case GollyNeighborhood::one_dimensional: return "a 1D grid, or a 2D grid (each row on its own, as in Golly)";
+    case GollyNeighborhood::moore:
+      return "a 2D grid with --neighborhood moore (the default)";
+    case GollyNeighborhood::von_neumann:
+      return "a 2D grid with --neighborhood vonneumann or moore";
+    case GollyNeighborhood::hexagonal:
+      return "a 2D grid with --neighborhood hex or moore";
+    case GollyNeighborhood::one_dimensional:
+      return "a 1D grid, or a 2D grid (each row on its own, as in Golly)";
   }
   return "";
 }
@@ -62,7 +72,8 @@ RuleTree load_golly_rule_tree(const Params& params) {
 std::vector<std::string> golly_rule_folders(const Params& params) {
   std::vector<std::string> folders;
   auto add = [&](const std::string& folder) {
-    if (!folder.empty() && std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
+    if (!folder.empty() && std::find(folders.begin(), folders.end(), folder) == folders.end())
+      folders.push_back(folder);
   };
   if (params.count("dir"))
     for (std::size_t start = 0; start <= params.at("dir").size();) {
@@ -106,8 +117,8 @@ std::string golly_rule_path(const Params& params) {
       std::error_code ignored;
       if (std::filesystem::is_regular_file(path, ignored)) return path;
     }
-  throw Error("model golly: no rule file " + printable_text(rule) + ".rule for rule " + quoted_text(rule) + " in " + looked +
-              " (--param dir=DIR adds a folder, --param file=PATH names the file)");
+  throw Error("model golly: no rule file " + printable_text(rule) + ".rule for rule " + quoted_text(rule) + " in " +
+              looked + " (--param dir=DIR adds a folder, --param file=PATH names the file)");
 }
 
 bool names_golly_rule_file(const Params& params) {
@@ -126,8 +137,9 @@ bool names_golly_rule_file(const Params& params) {
 }
 
 GollyRule golly_rule_model(const RuleTree& tree, const Layout& layout) {
-  const std::string rule = "model golly: rule " + tree.name + " reads the " + golly_neighborhood_name(tree.neighborhood) +
-                           " neighborhood, which needs " + grids_for(tree.neighborhood);
+  const std::string rule = "model golly: rule " + tree.name + " reads the " +
+                           golly_neighborhood_name(tree.neighborhood) + " neighborhood, which needs " +
+                           grids_for(tree.neighborhood);
   if (!layout.slotted) throw Error(rule + "; Golly's rules tell neighbors apart by position, which graphs do not");
   const auto [low, high] = std::minmax_element(layout.degree.begin(), layout.degree.end());
   const std::uint32_t slots = layout.degree.empty() ? 0 : *high;

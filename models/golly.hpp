@@ -15,8 +15,8 @@
 
 namespace cellgraph::models {
 
-inline constexpr std::uint32_t kGollyMaxSlots = 8;    // the Moore neighborhood
-inline constexpr std::uint8_t kGollyUnread = 0xFF;    // a slot the rule does not read
+inline constexpr std::uint32_t kGollyMaxSlots = 8;  // the Moore neighborhood
+inline constexpr std::uint8_t kGollyUnread = 0xFF;  // a slot the rule does not read
 
 struct GollyRule {
   using Vars = Variables<std::uint8_t>;
@@ -27,7 +27,7 @@ struct GollyRule {
 
   TableRef<std::uint32_t> table;  // RuleTree::nodes
   std::uint32_t root = 0;
-  std::uint32_t inputs = 0;       // levels before the cell's own
+  std::uint32_t inputs = 0;  // levels before the cell's own
   std::uint32_t states = 2;
   std::uint8_t input_of_slot[kGollyMaxSlots] = {kGollyUnread, kGollyUnread, kGollyUnread, kGollyUnread,
                                                 kGollyUnread, kGollyUnread, kGollyUnread, kGollyUnread};

@@ -10,8 +10,9 @@ namespace {
 ModelInfo golly_model_info() {
   ModelInfo info;
   info.name = "golly";
-  info.summary = "Golly rule files (.rule with @TABLE or @TREE, up to 256 states) on grids: WireWorld, "
-                 "Langton's loops, Codd, turmites, ...";
+  info.summary =
+      "Golly rule files (.rule with @TABLE or @TREE, up to 256 states) on grids: WireWorld, "
+      "Langton's loops, Codd, turmites, ...";
   info.params = golly_params();
   info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
     auto tree = std::make_shared<const RuleTree>(load_golly_rule_tree(params));
@@ -22,7 +23,7 @@ ModelInfo golly_model_info() {
   };
   info.rule_text = [](const Params& params) {
     return params.count("rule") && !params.at("rule").empty() ? params.at("rule")
-                                                               : read_golly_rule_file(golly_rule_path(params)).name;
+                                                              : read_golly_rule_file(golly_rule_path(params)).name;
   };
   return info;
 }

@@ -85,11 +85,14 @@ const std::map<std::string, GollyNeighborhood> kNeighborhoods = {
 // The symmetries Golly accepts for each neighborhood (its RuleTable algorithm).
 std::vector<std::string> symmetries_of(GollyNeighborhood n) {
   switch (n) {
-    case GollyNeighborhood::von_neumann: return {"none", "rotate4", "rotate4reflect", "reflect_horizontal", "permute"};
+    case GollyNeighborhood::von_neumann:
+      return {"none", "rotate4", "rotate4reflect", "reflect_horizontal", "permute"};
     case GollyNeighborhood::moore:
       return {"none", "rotate4", "rotate8", "rotate4reflect", "rotate8reflect", "reflect_horizontal", "permute"};
-    case GollyNeighborhood::hexagonal: return {"none", "rotate2", "rotate3", "rotate6", "rotate6reflect", "permute"};
-    case GollyNeighborhood::one_dimensional: return {"none", "reflect", "permute"};
+    case GollyNeighborhood::hexagonal:
+      return {"none", "rotate2", "rotate3", "rotate6", "rotate6reflect", "permute"};
+    case GollyNeighborhood::one_dimensional:
+      return {"none", "reflect", "permute"};
   }
   return {};
 }
@@ -168,10 +171,10 @@ class TableReader {
 
   std::uint8_t state(std::string_view token) const {
     std::uint64_t s = 0;
-    if (!parse_whole(token, s))
-      s_.fail(shown(token) + " is neither a state nor a variable defined above");
+    if (!parse_whole(token, s)) s_.fail(shown(token) + " is neither a state nor a variable defined above");
     if (s >= table_.num_states)
-      s_.fail("state " + std::string(token) + " is out of range (n_states is " + std::to_string(table_.num_states) + ")");
+      s_.fail("state " + std::string(token) + " is out of range (n_states is " + std::to_string(table_.num_states) +
+              ")");
     return std::uint8_t(s);
   }
 
@@ -190,8 +193,7 @@ class TableReader {
     for (std::string_view item : split_any(list.substr(1, list.size() - 2), ", \t")) {
       if (auto it = variables_.find(std::string(item)); it != variables_.end())
         states.insert(states.end(), it->second.begin(), it->second.end());
-      else
-        states.push_back(state(item));
+      else states.push_back(state(item));
     }
     if (states.empty()) s_.fail("variable " + shown(name) + " has no states");
     variables_[std::string(name)] = std::move(states);  // a later definition replaces an earlier one, as in Golly
@@ -214,8 +216,9 @@ class TableReader {
     }
     if (tokens.size() != inputs_ + 1)
       s_.fail("a transition of the " + golly_neighborhood_name(table_.neighborhood) + " neighborhood has " +
-              std::to_string(inputs_ + 1) + " entries (" + std::to_string(inputs_) + " inputs and the new state), not " +
-              std::to_string(tokens.size()) + (compact ? " (digits without commas)" : ""));
+              std::to_string(inputs_ + 1) + " entries (" + std::to_string(inputs_) +
+              " inputs and the new state), not " + std::to_string(tokens.size()) +
+              (compact ? " (digits without commas)" : ""));
     GollyTable::Transition t;
     t.line = s_.number();
     for (std::size_t i = 0; i < inputs_; ++i) t.inputs.push_back(term(tokens[i]));
@@ -251,13 +254,12 @@ class TreeReader {
       if (line.empty() || line[0] == '#') continue;
       if (const std::size_t equals = line.find('='); equals != std::string_view::npos)
         read_parameter(trim(line.substr(0, equals)), trim(line.substr(equals + 1)));
-      else
-        read_node(line);
+      else read_node(line);
     }
     if (tree_.depth.empty()) s_.fail_at(s_.header_line(), "the @TREE section has no nodes");
     if (tree_.depth.size() != num_nodes_)
       s_.fail_at(s_.header_line(), "the @TREE section declares num_nodes=" + std::to_string(num_nodes_) + " but has " +
-                        std::to_string(tree_.depth.size()) + " node lines");
+                                       std::to_string(tree_.depth.size()) + " node lines");
     if (tree_.depth.back() != tree_.num_neighbors + 1)
       s_.fail_at(tree_.lines.back(), "the last node is the root, of depth " + std::to_string(tree_.num_neighbors + 1) +
                                          ", not " + std::to_string(tree_.depth.back()));
@@ -306,7 +308,8 @@ class TreeReader {
         s_.fail("node " + std::string(tokens[i]) + " is not defined above (nodes are numbered from 0 in file order)");
       if (depth > 1 && tree_.depth[v] != depth - 1)
         s_.fail("node " + std::string(tokens[i]) + " has depth " + std::to_string(tree_.depth[v]) +
-                "; the children of a node of depth " + std::to_string(depth) + " have depth " + std::to_string(depth - 1));
+                "; the children of a node of depth " + std::to_string(depth) + " have depth " +
+                std::to_string(depth - 1));
       tree_.values.push_back(std::uint32_t(v));
     }
     tree_.depth.push_back(std::uint32_t(depth));
@@ -322,10 +325,14 @@ class TreeReader {
 
 std::vector<GollyOffset> golly_table_neighbors(GollyNeighborhood neighborhood) {
   switch (neighborhood) {
-    case GollyNeighborhood::von_neumann: return {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
-    case GollyNeighborhood::moore: return {{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}};
-    case GollyNeighborhood::hexagonal: return {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 0}, {-1, -1}};
-    case GollyNeighborhood::one_dimensional: return {{-1, 0}, {1, 0}};
+    case GollyNeighborhood::von_neumann:
+      return {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+    case GollyNeighborhood::moore:
+      return {{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}};
+    case GollyNeighborhood::hexagonal:
+      return {{0, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 0}, {-1, -1}};
+    case GollyNeighborhood::one_dimensional:
+      return {{-1, 0}, {1, 0}};
   }
   return {};
 }
@@ -365,8 +372,8 @@ GollyRuleFile read_golly_rule(std::istream& in, const std::string& name) {
 
 GollyRuleFile read_golly_rule_file(const std::string& path) {
   std::ifstream in = detail::open_input(path);
-  return detail::naming_file_when_out_of_memory(path, [] { return std::size_t{0}; },
-                                                [&] { return read_golly_rule(in, path); });
+  return detail::naming_file_when_out_of_memory(
+      path, [] { return std::size_t{0}; }, [&] { return read_golly_rule(in, path); });
 }
 
 }  // namespace cellgraph::models

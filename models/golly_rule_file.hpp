@@ -32,18 +32,18 @@ struct GollyTable {
 
   std::uint32_t num_states = 0;
   GollyNeighborhood neighborhood = GollyNeighborhood::moore;
-  std::string symmetries;  // none, permute, rotate4, rotate4reflect, reflect_horizontal, rotate8,
-                           // rotate8reflect, rotate2, rotate3, rotate6, rotate6reflect, reflect
+  std::string symmetries;               // none, permute, rotate4, rotate4reflect, reflect_horizontal, rotate8,
+                                        // rotate8reflect, rotate2, rotate3, rotate6, rotate6reflect, reflect
   std::vector<Transition> transitions;  // the first that matches wins
 };
 
 // A @TREE section: node lines as written, numbered from 0 in file order, the root last.
 struct GollyTree {
   std::uint32_t num_states = 0;
-  std::uint32_t num_neighbors = 0;      // 4 (N, W, E, S) or 8 (NW, NE, SW, SE, N, W, E, S)
-  std::vector<std::uint32_t> depth;     // per node: 1 (values are next states) .. num_neighbors + 1
-  std::vector<std::uint32_t> values;    // num_states per node: states at depth 1, node numbers above
-  std::vector<std::size_t> lines;       // per node, for messages
+  std::uint32_t num_neighbors = 0;    // 4 (N, W, E, S) or 8 (NW, NE, SW, SE, N, W, E, S)
+  std::vector<std::uint32_t> depth;   // per node: 1 (values are next states) .. num_neighbors + 1
+  std::vector<std::uint32_t> values;  // num_states per node: states at depth 1, node numbers above
+  std::vector<std::size_t> lines;     // per node, for messages
 };
 
 struct GollyRuleFile {

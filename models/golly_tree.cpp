@@ -40,15 +40,15 @@ struct Row {
 // dropped.
 class RowExpander {
  public:
-  RowExpander(const GollyTable& table, const std::string& name)
-      : name_(name), permute_(table.symmetries == "permute") {
+  RowExpander(const GollyTable& table, const std::string& name) : name_(name), permute_(table.symmetries == "permute") {
     if (!permute_) permutations_ = golly_symmetry_permutations(table.neighborhood, table.symmetries);
     const std::vector<GollyOffset> written = golly_table_neighbors(table.neighborhood);
     const std::vector<GollyOffset> levels = golly_tree_inputs(table.neighborhood);
     for (const GollyOffset& o : written)
-      level_of_neighbor_.push_back(int(std::find_if(levels.begin(), levels.end(), [&](const GollyOffset& l) {
-                                         return l.dx == o.dx && l.dy == o.dy;
-                                       }) - levels.begin()));
+      level_of_neighbor_.push_back(
+          int(std::find_if(levels.begin(), levels.end(),
+                           [&](const GollyOffset& l) { return l.dx == o.dx && l.dy == o.dy; }) -
+              levels.begin()));
     for (const GollyTable::Transition& t : table.transitions) expand(t);
   }
 
@@ -134,7 +134,8 @@ class RowExpander {
 
   // Rows a transition expands to, at most: the values of its bound variables times its
   // arrangements (distinct orders of its neighbor entries under permute).
-  double planned_rows(const GollyTable::Transition& t, const std::vector<const std::vector<std::uint8_t>*>& values) const {
+  double planned_rows(const GollyTable::Transition& t,
+                      const std::vector<const std::vector<std::uint8_t>*>& values) const {
     double rows = 1;
     for (const auto* v : values) rows *= double(v->size());
     if (!permute_) return rows * double(permutations_.size());
@@ -170,7 +171,8 @@ class TreeBuilder {
     for (std::size_t r = 0; r < rows_.size(); ++r) {
       suffix_[r].resize(levels_);
       std::uint32_t id = intern_suffix(kEnd, rows_[r].output);
-      for (std::uint32_t level = levels_; level-- > 0;) suffix_[r][level] = id = intern_suffix(rows_[r].sets[level], id);
+      for (std::uint32_t level = levels_; level-- > 0;)
+        suffix_[r][level] = id = intern_suffix(rows_[r].sets[level], id);
     }
   }
 
@@ -213,8 +215,7 @@ class TreeBuilder {
         if (contains(sets_[rows_[r].sets[level]], s)) matching.push_back(r);
       if (level + 1 == levels_)  // the cell's own state: the first match's output, else no change
         children[s] = matching.empty() ? s : rows_[matching[0]].output;
-      else
-        children[s] = build_level(level + 1, matching);
+      else children[s] = build_level(level + 1, matching);
     }
     const std::uint32_t offset = add_node(children);
     memo_[level].emplace(std::move(key), offset);
@@ -224,8 +225,7 @@ class TreeBuilder {
   std::uint32_t add_node(const std::vector<std::uint32_t>& children_and_level) {
     auto [it, added] = node_offsets_.emplace(children_and_level, std::uint32_t(nodes.size()));
     if (added) {
-      if (nodes.size() + states_ > std::uint64_t(~0u))
-        throw Error("the rule's tree needs more than 2^32 entries");
+      if (nodes.size() + states_ > std::uint64_t(~0u)) throw Error("the rule's tree needs more than 2^32 entries");
       nodes.insert(nodes.end(), children_and_level.begin(), children_and_level.end() - 1);
     }
     return it->second;
@@ -245,15 +245,20 @@ class TreeBuilder {
 std::vector<GollyOffset> golly_tree_inputs(GollyNeighborhood neighborhood) {
   const GollyOffset nw{-1, -1}, n{0, -1}, ne{1, -1}, w{-1, 0}, e{1, 0}, sw{-1, 1}, s{0, 1}, se{1, 1};
   switch (neighborhood) {
-    case GollyNeighborhood::von_neumann: return {n, w, e, s};
-    case GollyNeighborhood::moore: return {nw, ne, sw, se, n, w, e, s};
-    case GollyNeighborhood::hexagonal: return {nw, se, n, w, e, s};
-    case GollyNeighborhood::one_dimensional: return {w, e};
+    case GollyNeighborhood::von_neumann:
+      return {n, w, e, s};
+    case GollyNeighborhood::moore:
+      return {nw, ne, sw, se, n, w, e, s};
+    case GollyNeighborhood::hexagonal:
+      return {nw, se, n, w, e, s};
+    case GollyNeighborhood::one_dimensional:
+      return {w, e};
   }
   return {};
 }
 
-std::vector<std::vector<int>> golly_symmetry_permutations(GollyNeighborhood neighborhood, const std::string& symmetries) {
+std::vector<std::vector<int>> golly_symmetry_permutations(GollyNeighborhood neighborhood,
+                                                          const std::string& symmetries) {
   const int n = int(golly_table_neighbors(neighborhood).size());
   std::vector<int> identity(n);
   std::iota(identity.begin(), identity.end(), 0);
@@ -264,7 +269,8 @@ std::vector<std::vector<int>> golly_symmetry_permutations(GollyNeighborhood neig
     return all;
   }
   if (neighborhood == GollyNeighborhood::one_dimensional)  // W, E: "reflect" swaps them
-    return symmetries == "reflect" ? std::vector<std::vector<int>>{{0, 1}, {1, 0}} : std::vector<std::vector<int>>{{0, 1}};
+    return symmetries == "reflect" ? std::vector<std::vector<int>>{{0, 1}, {1, 0}}
+                                   : std::vector<std::vector<int>>{{0, 1}};
   // The other neighborhoods' neighbors form a clockwise ring starting at N: rotations shift it,
   // the reflection reverses it about N (the mirror x -> -x).
   int turns = 1;  // rotations in the group

@@ -59,9 +59,8 @@ std::vector<std::string_view> split_slashes(std::string_view s) {
 
 const std::map<std::string, std::string>& named_rules() {
   static const std::map<std::string, std::string> names = {
-      {"life", "B3/S23"},         {"conway", "B3/S23"},   {"highlife", "B36/S23"},
-      {"seeds", "B2/S"},          {"daynight", "B3678/S34678"},
-      {"briansbrain", "/2/3"},    {"brians-brain", "/2/3"}};
+      {"life", "B3/S23"},           {"conway", "B3/S23"},    {"highlife", "B36/S23"}, {"seeds", "B2/S"},
+      {"daynight", "B3678/S34678"}, {"briansbrain", "/2/3"}, {"brians-brain", "/2/3"}};
   return names;
 }
 
@@ -89,7 +88,8 @@ LifeLike parse_lifelike_rule(const std::string& original) {
       else if (tag == 'S' && !seen_s) seen_s = true, rule.survive = parse_counts(original, p.substr(1));
       else if ((tag == 'C' || bare_states) && !seen_c)
         seen_c = true, rule.states = parse_state_count(original, tag == 'C' ? p.substr(1) : p);
-      else bad_rule(original, parts.size() == 1 ? "expected parts like B3 and S23" : "unexpected part " + quoted_text(p));
+      else
+        bad_rule(original, parts.size() == 1 ? "expected parts like B3 and S23" : "unexpected part " + quoted_text(p));
     }
     if (!seen_b || !seen_s) bad_rule(original, "a B part and an S part are required");
   } else {
@@ -109,8 +109,7 @@ std::string rule_string(const LifeLike& rule) {
       if (mask >> c & 1) s += (wide && !s.empty() ? "," : "") + std::to_string(c);
     return s;
   };
-  if (rule.states > 2)
-    return counts(rule.survive) + "/" + counts(rule.birth) + "/" + std::to_string(rule.states);
+  if (rule.states > 2) return counts(rule.survive) + "/" + counts(rule.birth) + "/" + std::to_string(rule.states);
   return "B" + counts(rule.birth) + "/S" + counts(rule.survive);
 }
 

@@ -28,8 +28,7 @@ ModelInfo lifelike_model_info() {
   info.summary = "Life-like (B/S) and Generations rules on any graph: counts live neighbors";
   info.params = kLifeLikeParams;
   info.gathers_signal = HasSignal<LifeLike>::value;
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout,
-                 const SimulationOptions& options) {
+  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
     return make_simulation_for(read_lifelike(params), std::move(layout), options);
   };
   info.rule_text = [](const Params& params) { return rule_string(read_lifelike(params)); };

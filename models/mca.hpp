@@ -49,7 +49,7 @@ namespace cellgraph::models::mca {
 
 inline constexpr std::uint32_t kNoParticle = 0xFFFFFFFFu;  // an empty bond slot, no proposal
 inline constexpr std::uint32_t kDriven = 1u;               // flag: moves at its own velocity
-inline constexpr double kFixedScale = 4294967296.0;         // 2^32: observables in fixed point
+inline constexpr double kFixedScale = 4294967296.0;        // 2^32: observables in fixed point
 
 // Bond slots per particle.
 constexpr int bond_capacity(int dims) { return dims == 2 ? 6 : 12; }
@@ -95,14 +95,14 @@ struct Mca {
 
   // The cell's own state (copied into every partial fold alike), then what its neighbors add.
   struct Acc {
-    double x[D], v[D];      // self: position, half-step velocity (read only with damping)
+    double x[D], v[D];  // self: position, half-step velocity (read only with damping)
     std::uint32_t id, proposal, bonds_held;
     std::uint32_t bond[K];  // self: partners, kNoParticle where empty
     double force[D];
-    double energy;          // half the potential energy of each interacting pair
-    std::uint32_t kept;     // bit s: the bond in slot s holds this step
-    std::uint32_t formed;   // the partner linked this step (at most one), or kNoParticle
-    std::uint32_t best;     // the nearest candidate for the next proposal, or kNoParticle
+    double energy;         // half the potential energy of each interacting pair
+    std::uint32_t kept;    // bit s: the bond in slot s holds this step
+    std::uint32_t formed;  // the partner linked this step (at most one), or kNoParticle
+    std::uint32_t best;    // the nearest candidate for the next proposal, or kNoParticle
     double best_r2;
   };
 

@@ -22,8 +22,9 @@ const std::vector<ParamInfo> kMcaParams = {
     {"damping", "0", "gamma: each interacting pair's relative velocity along its line damped by gamma (0: none)"},
     {"dt", "0.05", "time step (velocity Verlet)"},
     {"break", "0.05", "a bond breaks once its strain (r - d) / d exceeds this; the neighbor radius is d (1 + break)"},
-    {"form", "1", "unlinked particles closer than form x d link (a handshake: one new bond per particle per step); "
-                  "0: bonds never form; at most 1 + break"},
+    {"form", "1",
+     "unlinked particles closer than form x d link (a handshake: one new bond per particle per step); "
+     "0: bonds never form; at most 1 + break"},
     {"columns", "0", "plate: particles per row (0: about twice as wide as high)"},
     {"layers", "1", "plate, 3D: hexagonal layers stacked as fcc (2D: 1)"},
     {"notch", "0.25", "plate: the fraction of its rows, from the bottom, whose bonds across the middle are cut"},
@@ -32,9 +33,7 @@ const std::vector<ParamInfo> kMcaParams = {
     {"thermal", "0", "plate: the other particles' velocity components uniform in [-thermal, thermal)"},
 };
 
-double mca_radius(const ParamReader& read) {
-  return read.positive("d", 1e9) * (1.0 + read.number("break", 0, 10));
-}
+double mca_radius(const ParamReader& read) { return read.positive("d", 1e9) * (1.0 + read.number("break", 0, 10)); }
 
 template <int D>
 mca::Mca<D> mca_from(const Params& params, const Box& box) {
@@ -82,9 +81,10 @@ mca::PlateSpec plate_from(const Params& params) {
 MovableModelInfo mca_model_info() {
   MovableModelInfo info;
   info.name = "mca";
-  info.summary = "movable cellular automaton (movable): bonded discs or spheres, springs along the line of centers "
-                 "that break past a strain and form on contact, velocity Verlet; starts as a notched plate pulled "
-                 "apart at its ends; statistics: energies, momentum, bonds";
+  info.summary =
+      "movable cellular automaton (movable): bonded discs or spheres, springs along the line of centers "
+      "that break past a strain and form on contact, velocity Verlet; starts as a notched plate pulled "
+      "apart at its ends; statistics: energies, momentum, bonds";
   info.params = kMcaParams;
   info.dims = {2, 3};
   info.make = [](const Params& params, const Box& box, std::uint32_t particles, const MovableOptions& movable,

@@ -60,8 +60,8 @@ std::vector<std::vector<std::uint8_t>> plate_state(const PlateSpec& spec, const 
     // a periodic boundary
     if (!(extent[a] + 3 * d < box.length[a]))
       throw Error("model mca: the plate of " + std::to_string(columns) + " columns x " + std::to_string(rows) +
-                  " rows x " + std::to_string(spec.layers) + " layers is " + std::to_string(extent[a]) + " long along " +
-                  "xyz"[a] + ", the box only " + std::to_string(box.length[a]) +
+                  " rows x " + std::to_string(spec.layers) + " layers is " + std::to_string(extent[a]) +
+                  " long along " + "xyz"[a] + ", the box only " + std::to_string(box.length[a]) +
                   ": give a larger --box, or set columns (and layers)");
     origin[a] = 0.5 * (box.length[a] - extent[a]);
   }
@@ -103,7 +103,8 @@ std::vector<std::vector<std::uint8_t>> plate_state(const PlateSpec& spec, const 
       const std::uint32_t q = touching.neighbors[e];
       const bool across = (real[0][p] - cut_x) * (real[0][q] - cut_x) < 0;
       if (across && std::min(row_of[p], row_of[q]) < notch_rows) continue;
-      if (held == K) throw Error("model mca: particle " + std::to_string(p) + " touches more than " + std::to_string(K));
+      if (held == K)
+        throw Error("model mca: particle " + std::to_string(p) + " touches more than " + std::to_string(K));
       whole[3 + held++][p] = q;
     }
   }

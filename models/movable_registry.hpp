@@ -38,7 +38,7 @@ struct MovableModelInfo {
                                                        std::uint64_t seed)>
       initial_state;
   std::function<double(const Params&)> radius;                    // the interaction radius
-  std::function<std::vector<PointArray>(int dims)> point_arrays;   // beyond the positions
+  std::function<std::vector<PointArray>(int dims)> point_arrays;  // beyond the positions
 };
 
 // As register_model: never throws; a bad entry (empty name or functions, a name taken twice)

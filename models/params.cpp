@@ -8,9 +8,7 @@ namespace cellgraph::models {
 namespace {
 
 // The option a parameter's value came from, as the CLI knows it: --rule, or --param NAME=VALUE.
-std::string option_name(const std::string& parameter) {
-  return parameter == "rule" ? "rule" : "param " + parameter;
-}
+std::string option_name(const std::string& parameter) { return parameter == "rule" ? "rule" : "param " + parameter; }
 
 }  // namespace
 
@@ -49,7 +47,8 @@ double ParamReader::number(const std::string& name, double low, double high) con
   auto [end, ec] = std::from_chars(value.data(), last, x);
   if (value.empty() || ec != std::errc() || end != last || !(x >= low && x <= high))
     throw OptionError(option_name(name), "model " + model_ + ": " + name + " must be a number from " +
-                                             number_text(low) + " to " + number_text(high) + ", not " + quoted_text(value));
+                                             number_text(low) + " to " + number_text(high) + ", not " +
+                                             quoted_text(value));
   return x;
 }
 

@@ -23,8 +23,7 @@ struct ModelInfo {
   std::vector<ParamInfo> params;
   std::vector<std::string> state_names;  // of variable 0, for statistics columns; empty: state_0, ...
   UpdateRule default_update;             // when the user names none (Ising: colored)
-  std::function<std::unique_ptr<Simulation>(const Params&, std::shared_ptr<const Layout>,
-                                            const SimulationOptions&)>
+  std::function<std::unique_ptr<Simulation>(const Params&, std::shared_ptr<const Layout>, const SimulationOptions&)>
       make;
   // The rule as Golly writes it, for RLE headers; empty function: the model has none.
   std::function<std::string(const Params&)> rule_text;

@@ -20,8 +20,9 @@ const std::vector<ParamInfo>& rule_number_params() {
        "bit 8 of the index: 512 entries), vonneumann (2D, 5 cells N W C E S: 32 entries), totalistic "
        "(bit s: the next state when s cells of the neighborhood, the cell included, are live), outer "
        "(bit 2s + own state, s = live neighbors). Only totalistic and outer work on graph files"},
-      {"rule", "30", "the rule number, decimal or hex (0x...), below 2^entries (at most 2^512 - 1); "
-                     "bit i is the next state of neighborhood i"},
+      {"rule", "30",
+       "the rule number, decimal or hex (0x...), below 2^entries (at most 2^512 - 1); "
+       "bit i is the next state of neighborhood i"},
       {"radius", "1", "elementary only: cells on each side, 1 to 4 (the 1D grid needs --neighborhood moore:r)"},
   };
   return params;
@@ -53,8 +54,7 @@ void parse_rule_number(const std::string& text, RuleNumberWords& bits) {
   }
   if (malformed)
     throw Error("model rulenumber: rule must be a whole number, decimal or hex (0x...), not " + quoted_text(text));
-  for (std::uint32_t w = 0; w < kRuleNumberBits / 64; ++w)
-    bits[w] = limb[2 * w] | std::uint64_t(limb[2 * w + 1]) << 32;
+  for (std::uint32_t w = 0; w < kRuleNumberBits / 64; ++w) bits[w] = limb[2 * w] | std::uint64_t(limb[2 * w + 1]) << 32;
 }
 
 RuleNumber read_rule_number(const Params& params, const Layout& layout) {
@@ -73,8 +73,8 @@ RuleNumber read_rule_number(const Params& params, const Layout& layout) {
   std::string counted;  // what the entries are, for the range error
   if (kind == elementary || kind == moore || kind == vonneumann) {
     const std::uint32_t wanted = kind == elementary ? 2 * radius : kind == moore ? 8 : 4;
-    const std::string grid = kind == elementary ? "a 1D grid with --neighborhood moore:r"
-                                                : "a 2D grid with --neighborhood " + kKinds[kind];
+    const std::string grid =
+        kind == elementary ? "a 1D grid with --neighborhood moore:r" : "a 2D grid with --neighborhood " + kKinds[kind];
     if (!layout.slotted)
       throw Error("model rulenumber: " + kind_text + " tells neighbors apart by position, which needs " + grid +
                   "; on graphs use kind=totalistic or kind=outer");

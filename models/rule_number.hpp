@@ -32,7 +32,7 @@ struct RuleNumber {
 
   RuleNumberWords table = {};  // entry i: bit i % 64 of word i / 64, the rule number's bit i
   RuleIndex index = RuleIndex::configuration;
-  std::uint32_t slots = 2;     // configuration: neighbor slots of every cell
+  std::uint32_t slots = 2;  // configuration: neighbor slots of every cell
 
   std::uint32_t num_states() const { return 2; }
 
@@ -50,9 +50,15 @@ struct RuleNumber {
     const std::uint64_t live = get<0>(self) == 1;
     std::uint64_t i;
     switch (index) {
-      case RuleIndex::configuration: i = acc | live << (slots - slots / 2); break;
-      case RuleIndex::sum: i = acc + live; break;
-      default: i = 2 * std::uint64_t(acc) + live; break;
+      case RuleIndex::configuration:
+        i = acc | live << (slots - slots / 2);
+        break;
+      case RuleIndex::sum:
+        i = acc + live;
+        break;
+      default:
+        i = 2 * std::uint64_t(acc) + live;
+        break;
     }
     set<0>(out, std::uint8_t(entry(i)));
   }

@@ -10,8 +10,9 @@ namespace {
 ModelInfo rule_number_model_info() {
   ModelInfo info;
   info.name = "rulenumber";
-  info.summary = "binary rules by number (Wolfram codes): elementary 1D, 2D Moore and von Neumann tables, "
-                 "totalistic and outer-totalistic codes";
+  info.summary =
+      "binary rules by number (Wolfram codes): elementary 1D, 2D Moore and von Neumann tables, "
+      "totalistic and outer-totalistic codes";
   info.params = rule_number_params();
   info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
     const RuleNumber model = read_rule_number(params, *layout);

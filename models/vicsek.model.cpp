@@ -144,8 +144,7 @@ struct Vicsek {
       for (double& c : e1) c = c / n1;
       const double e2[3] = {mean[1] * e1[2] - mean[2] * e1[1], mean[2] * e1[0] - mean[0] * e1[2],
                             mean[0] * e1[1] - mean[1] * e1[0]};
-      for (int a = 0; a < 3; ++a)
-        next[a] = cos_theta * mean[a] + sin_theta * (phi.cos * e1[a] + phi.sin * e2[a]);
+      for (int a = 0; a < 3; ++a) next[a] = cos_theta * mean[a] + sin_theta * (phi.cos * e1[a] + phi.sin * e2[a]);
     }
   }
 };
@@ -206,9 +205,10 @@ std::vector<std::vector<std::uint8_t>> vicsek_initial_state(const Box& box, std:
 MovableModelInfo vicsek_model_info() {
   MovableModelInfo info;
   info.name = "vicsek";
-  info.summary = "Vicsek et al. 1995 self-driven particles (movable): constant speed v0, the mean heading of the "
-                 "particles within r plus uniform noise eta; 2D or 3D, periodic or closed box; statistics: the "
-                 "order parameter";
+  info.summary =
+      "Vicsek et al. 1995 self-driven particles (movable): constant speed v0, the mean heading of the "
+      "particles within r plus uniform noise eta; 2D or 3D, periodic or closed box; statistics: the "
+      "order parameter";
   info.params = kVicsekParams;
   info.dims = {2, 3};
   info.make = [](const Params& params, const Box& box, std::uint32_t particles, const MovableOptions& movable,

@@ -214,8 +214,9 @@ std::vector<std::vector<std::uint8_t>> Transport::trade(const Layout& L,
     const int peer = int(L.peers[i].part);
     check(MPI_Irecv(from_each[i].data(), as_count(bytes), MPI_BYTE, peer, kTradeTag, MPI_COMM_WORLD, &requests[2 * i]),
           "MPI_Irecv");
-    check(MPI_Isend(to_each[i].data(), as_count(bytes), MPI_BYTE, peer, kTradeTag, MPI_COMM_WORLD, &requests[2 * i + 1]),
-          "MPI_Isend");
+    check(
+        MPI_Isend(to_each[i].data(), as_count(bytes), MPI_BYTE, peer, kTradeTag, MPI_COMM_WORLD, &requests[2 * i + 1]),
+        "MPI_Isend");
   }
   if (!requests.empty()) check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   return from_each;
@@ -232,8 +233,8 @@ void Transport::await_peers(const Layout& L, std::uint32_t token) {
     std::uint32_t theirs = 0;
     check(MPI_Recv(&theirs, 1, MPI_UINT32_T, int(peer.part), kTokenTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
     if (theirs != token)
-      throw Error("halo: part " + std::to_string(peer.part) + " sent step token " + std::to_string(theirs) +
-                  " where " + std::to_string(token) + " was expected");
+      throw Error("halo: part " + std::to_string(peer.part) + " sent step token " + std::to_string(theirs) + " where " +
+                  std::to_string(token) + " was expected");
   }
 }
 

@@ -77,7 +77,8 @@ class Transport final : public HaloTransport {
   void finish() override;
 
   bool maps_peer_devices() const override { return maps_peer_devices_; }
-  std::vector<std::vector<std::uint8_t>> trade(const Layout& layout, const std::vector<std::vector<std::uint8_t>>& to_each,
+  std::vector<std::vector<std::uint8_t>> trade(const Layout& layout,
+                                               const std::vector<std::vector<std::uint8_t>>& to_each,
                                                std::size_t bytes) override;
   void notify_peers(const Layout& layout, std::uint32_t token) override;
   void await_peers(const Layout& layout, std::uint32_t token) override;

@@ -54,11 +54,10 @@ std::vector<std::uint32_t> metis_partition(const Graph& g, std::uint32_t parts, 
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> part(n);
   const int status = METIS_PartGraphKway(&n, &ncon, xadj.data(), adjncy.data(), by_work ? weights.data() : nullptr,
-                                         nullptr, nullptr, &nparts, nullptr, &tolerance, options, &objval,
-                                         part.data());
+                                         nullptr, nullptr, &nparts, nullptr, &tolerance, options, &objval, part.data());
   if (status != METIS_OK)
     throw Error(std::string("METIS_PartGraphKway failed: ") +
-                (status == METIS_ERROR_MEMORY ? "out of memory"
+                (status == METIS_ERROR_MEMORY  ? "out of memory"
                  : status == METIS_ERROR_INPUT ? "bad input (a contiguous partition of a disconnected graph?)"
                                                : "error"));
   return std::vector<std::uint32_t>(part.begin(), part.end());
@@ -69,7 +68,8 @@ std::vector<std::uint32_t> metis_partition(const Graph& g, std::uint32_t parts, 
 std::vector<std::uint32_t> partition_graph(const Graph& g, std::uint32_t parts, const PartitionOptions& o) {
   const VertexId n = g.num_vertices();
   if (parts == 0) throw Error("a partition needs at least one part");
-  if (parts > n) throw Error(std::to_string(parts) + " parts for " + std::to_string(n) + " vertices: a part would be empty");
+  if (parts > n)
+    throw Error(std::to_string(parts) + " parts for " + std::to_string(n) + " vertices: a part would be empty");
   if (!(o.imbalance >= 1.0 && o.imbalance <= 10.0)) throw Error("the imbalance must be from 1 to 10");
   if (parts == 1) return std::vector<std::uint32_t>(n, 0);
   if (o.method == PartitionMethod::metis) return metis_partition(g, parts, o);
@@ -142,9 +142,9 @@ PartitionReport partition_report(const Graph& g, const std::vector<std::uint32_t
   r.boundary.assign(parts, 0);
   r.boundary_entries.assign(parts, 0);
   r.peers.assign(parts, 0);
-  std::vector<std::pair<std::uint32_t, VertexId>> reads;     // (part, foreign cell it reads)
+  std::vector<std::pair<std::uint32_t, VertexId>> reads;       // (part, foreign cell it reads)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> links;  // (part, peer)
-  std::vector<bool> on_boundary(g.num_vertices(), false);     // reads the halo, or a peer reads it
+  std::vector<bool> on_boundary(g.num_vertices(), false);      // reads the halo, or a peer reads it
   std::uint64_t cut_entries = 0;
   for (VertexId v = 0; v < g.num_vertices(); ++v) {
     ++r.vertices[part[v]];

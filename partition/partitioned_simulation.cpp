@@ -71,8 +71,8 @@ std::vector<std::uint32_t> PartitionedSimulation::states() const {
 
 void PartitionedSimulation::set_states(const std::vector<std::uint32_t>& user_order) {
   if (user_order.size() != vertices_)
-    throw Error("initial state has " + std::to_string(user_order.size()) + " values for " +
-                std::to_string(vertices_) + " vertices");
+    throw Error("initial state has " + std::to_string(user_order.size()) + " values for " + std::to_string(vertices_) +
+                " vertices");
   std::vector<std::uint32_t> local(owned_.size());
   for (std::size_t k = 0; k < owned_.size(); ++k) local[k] = user_order[owned_[k]];
   part_->set_states(local);

@@ -47,9 +47,9 @@ class PartitionedSimulation final : public Simulation {
 
   std::unique_ptr<Simulation> part_;
   std::uint32_t parts_;
-  std::uint64_t vertices_;              // of the whole graph
-  std::vector<VertexId> owned_;         // this part's user ids, ascending
-  std::vector<VertexId> by_part_;       // every user id, by part, ascending within each
+  std::uint64_t vertices_;         // of the whole graph
+  std::vector<VertexId> owned_;    // this part's user ids, ascending
+  std::vector<VertexId> by_part_;  // every user id, by part, ascending within each
 };
 
 }  // namespace cellgraph

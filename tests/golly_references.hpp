@@ -13,12 +13,12 @@
 namespace cellgraph::testing {
 
 struct GollyReference {
-  const char* pattern;     // relative to data/patterns/
-  const char* rule;        // with its bounded-grid suffix
-  int width, height;       // the grid
+  const char* pattern;  // relative to data/patterns/
+  const char* rule;     // with its bounded-grid suffix
+  int width, height;    // the grid
   int generation;
-  long long population;    // live (non-zero) cells after `generation` steps
-  const char* command;     // the bgolly command that printed it
+  long long population;  // live (non-zero) cells after `generation` steps
+  const char* command;   // the bgolly command that printed it
 };
 
 inline constexpr GollyReference kGollyReferences[] = {

@@ -30,7 +30,8 @@ inline GridSpec golly_torus(std::int64_t width, std::int64_t height, const std::
 
 // The golly model running data/rules/RULE.rule.
 inline std::unique_ptr<Simulation> golly_simulation(const std::string& rule, const GridSpec& grid,
-                                                    SimulationOptions options = {}, CompileOptions compile_options = {}) {
+                                                    SimulationOptions options = {},
+                                                    CompileOptions compile_options = {}) {
   auto layout = std::make_shared<const Layout>(compile(build_grid_graph(grid), compile_options));
   return models::find_model("golly").make({{"rule", rule}, {"dir", data_path("rules")}}, layout, options);
 }

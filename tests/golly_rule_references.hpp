@@ -15,9 +15,9 @@
 namespace cellgraph::testing {
 
 struct GollyRuleReference {
-  const char* pattern;    // relative to data/patterns/
-  const char* rule;       // data/rules/RULE.rule
-  int width, height;      // the torus
+  const char* pattern;       // relative to data/patterns/
+  const char* rule;          // data/rules/RULE.rule
+  int width, height;         // the torus
   const char* neighborhood;  // the grid's, as --neighborhood reads it
   int generation;
   long long population;   // non-zero cells after `generation` steps
@@ -112,8 +112,7 @@ inline constexpr GollyRuleReference kGollyRuleReferences[] = {
     {"golly-rules/hex-soup.rle", "HexChiral", 64, 64, "hex", 100, 2164, nullptr,
      "bgolly -a RuleLoader -s data/rules/ -m 100 -i 1 -r 'HexChiral:T64,64' "
      "data/patterns/golly-rules/hex-soup.rle"},
-    {"golly-rules/hex-soup.rle", "HexChiral", 64, 64, "hex", 300, 2177,
-     "golly-rules/bgolly/hex-soup.gen300.rle",
+    {"golly-rules/hex-soup.rle", "HexChiral", 64, 64, "hex", 300, 2177, "golly-rules/bgolly/hex-soup.gen300.rle",
      "bgolly -a RuleLoader -s data/rules/ -m 300 -i 1 -r 'HexChiral:T64,64' "
      "-o data/patterns/golly-rules/bgolly/hex-soup.gen300.rle "
      "data/patterns/golly-rules/hex-soup.rle"},

@@ -74,7 +74,8 @@ struct McaState {
     id = values_of<std::uint32_t>(state[2 * d]);
     flags = values_of<std::uint32_t>(state[2 * d + 1]);
     proposal = values_of<std::uint32_t>(state[2 * d + 2]);
-    for (int s = 0; s < models::mca::bond_capacity(d); ++s) bonds.push_back(values_of<std::uint32_t>(state[2 * d + 3 + s]));
+    for (int s = 0; s < models::mca::bond_capacity(d); ++s)
+      bonds.push_back(values_of<std::uint32_t>(state[2 * d + 3 + s]));
   }
   std::vector<std::vector<std::uint8_t>> bytes() const {
     std::vector<std::vector<std::uint8_t>> out;

@@ -97,7 +97,8 @@ class PartitionedModel {
       mine.threads = 1;
       mine.halo = std::make_shared<MailboxTransport>(mailbox, p);
       if (!colors.empty()) {
-        for (std::uint32_t v = 0; v < layout->num_vertices; ++v) mine.colors.push_back(colors[layout->local_to_user[v]]);
+        for (std::uint32_t v = 0; v < layout->num_vertices; ++v)
+          mine.colors.push_back(colors[layout->local_to_user[v]]);
         mine.color_count = *std::max_element(colors.begin(), colors.end()) + 1;
       }
       parts_sims_.push_back(models::find_model(model).make(params, layout, mine));

@@ -84,8 +84,8 @@ TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different 
   REQUIRE(cli(common + "--fill 0.5 --seed 3 --steps 60 --stats " + s / "a.csv" + " --stats-every 10 --states-out " +
               s / "a.txt") == 0);
   REQUIRE(cli(common + "--fill 0.5 --seed 3 --steps 30 --checkpoint " + s / "c.ckpt" + " --checkpoint-every 10") == 0);
-  REQUIRE(cli(common + "--restart " + s / "c.ckpt" + " --steps 60 --stats " + s / "b.csv" + " --stats-every 10 --states-out " +
-              s / "b.txt") == 0);
+  REQUIRE(cli(common + "--restart " + s / "c.ckpt" + " --steps 60 --stats " + s / "b.csv" +
+              " --stats-every 10 --states-out " + s / "b.txt") == 0);
   CHECK(read_file(s / "a.txt") == read_file(s / "b.txt"));
   const std::string a = read_file(s / "a.csv"), b = read_file(s / "b.csv");
   CHECK(b.substr(b.find('\n') + 1) == a.substr(a.find("\n30,") + 1));  // rows 30..60 equal
@@ -101,7 +101,9 @@ TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different 
 
 TEST_CASE("checkpoint: random models restart bit-identically, statistics and observables included") {
   ScratchDir s;
-  struct Run { std::string model, update; };
+  struct Run {
+    std::string model, update;
+  };
   for (const Run& r : {Run{"--model sir --param beta=0.2 --param tau=3 --generate er:5000:5 --fill-count 20", "sync"},
                        Run{"--model ising --param T=2.3 --grid 40x30 --neighborhood vonneumann --fill 0.5", "colored"},
                        Run{"--model forestfire --param p=0.05 --param f=0.001 --grid 40x30 --fill 0.5", "alpha:0.7"}}) {

@@ -27,9 +27,9 @@ using Result = cellgraph::test::CommandResult;
 
 TEST_CASE("cli: a grid run writes statistics, a picture, RLE and states") {
   ScratchDir dir;
-  Result r = run_cli("run --backend cpu --grid 64x48 --rule B3/S23 --fill 0.5 --seed 7 --steps 20 --stats " +
-                       dir / "s.csv" + " --stats-every 5 --png " + dir / "o.png --rle " + dir / "o.rle --states-out " +
-                       dir / "o.txt");
+  Result r =
+      run_cli("run --backend cpu --grid 64x48 --rule B3/S23 --fill 0.5 --seed 7 --steps 20 --stats " + dir / "s.csv" +
+              " --stats-every 5 --png " + dir / "o.png --rle " + dir / "o.rle --states-out " + dir / "o.txt");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("ran 20 steps of lifelike B3/S23 on grid 64x48 moore periodic (3072 cells) on cpu") == 0);
   const std::string csv = read_file(dir / "s.csv");
@@ -78,7 +78,8 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
       {"run --grid 8x8 --fill 2", "--fill must be a density from 0 to 1"},
       {"run --grid 8x8 --fill 0.5 --pattern " + data_path("patterns/life/acorn.rle"), "choose one initial state"},
       {"run --pattern " + data_path("patterns/life/acorn.rle"), "--pattern needs --grid"},
-      {"run --graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --png x.png", "--png needs a 2D or 3D grid"},
+      {"run --graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --png x.png",
+       "--png needs a 2D or 3D grid"},
       {"run --graph " + data_path("graphs/mtx/LAGraph/malformed/mangled1.mtx"), "mangled1.mtx:"},
       {"run --graph /nonexistent/g.graph", "cannot open /nonexistent/g.graph"},
       {"run --grid 8x8 --model nosuch", "unknown model 'nosuch'"},
@@ -159,8 +160,9 @@ TEST_CASE("cli: a mesh run writes a ParaView series") {
 
 TEST_CASE("cli: bench --suite metis times the METIS samples against the CSR loop, same states") {
   // The suites find their graph files through CELLGRAPH_DATA_DIR (or ./data).
-  const auto r = cellgraph::test::run_command("CELLGRAPH_DATA_DIR=" + data_path(".") + " " + cellgraph::test::cli_path() +
-                                              " bench --suite metis --backend cpu --repeats 1 --markdown");
+  const auto r =
+      cellgraph::test::run_command("CELLGRAPH_DATA_DIR=" + data_path(".") + " " + cellgraph::test::cli_path() +
+                                   " bench --suite metis --backend cpu --repeats 1 --markdown");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("| 4elt.graph (METIS) | 15606 |") != std::string::npos);
   CHECK(r.out.find("| copter2.graph (METIS) | 55476 |") != std::string::npos);

@@ -66,15 +66,16 @@ Field reference_start(std::int64_t X, std::int64_t Y, std::int64_t Z, std::uint6
 
 // One generation: growth (hum, cld, act from f_act), then extinction and supply on its result.
 Field reference_step(const Field& f, BoundaryKind kind, const Chances& p, std::uint64_t seed, std::uint32_t step) {
-  static const int kNeighbors[11][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},  {0, -1, 0}, {0, 0, 1}, {0, 0, -1},
-                                        {2, 0, 0},  {-2, 0, 0}, {0, 2, 0},  {0, -2, 0}, {0, 0, -2}};
+  static const int kNeighbors[11][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1},
+                                        {2, 0, 0}, {-2, 0, 0}, {0, 2, 0}, {0, -2, 0}, {0, 0, -2}};
   Field next = f;
   for (std::int64_t z = 0; z < f.Z; ++z)
     for (std::int64_t y = 0; y < f.Y; ++y)
       for (std::int64_t x = 0; x < f.X; ++x) {
         bool f_act = false;
         for (const auto& o : kNeighbors) {
-          const std::int64_t nx = axis(x + o[0], f.X, kind), ny = axis(y + o[1], f.Y, kind), nz = axis(z + o[2], f.Z, kind);
+          const std::int64_t nx = axis(x + o[0], f.X, kind), ny = axis(y + o[1], f.Y, kind),
+                             nz = axis(z + o[2], f.Z, kind);
           if (nx >= 0 && ny >= 0 && nz >= 0) f_act = f_act || f.act[f.at(nx, ny, nz)];
         }
         const std::size_t id = f.at(x, y, z);
@@ -102,8 +103,8 @@ GridSpec cloud_grid(std::int64_t X, std::int64_t Y, std::int64_t Z, BoundaryKind
   return g;
 }
 
-std::unique_ptr<Simulation> cloud_run(const GridSpec& grid, const models::Params& params, std::uint64_t seed, double fill,
-                                      int threads) {
+std::unique_ptr<Simulation> cloud_run(const GridSpec& grid, const models::Params& params, std::uint64_t seed,
+                                      double fill, int threads) {
   const models::ModelInfo& info = models::find_model("cloud");
   SimulationOptions options;
   options.seed = seed;
@@ -124,9 +125,9 @@ std::string number(double x) {
 TEST_CASE("cloud: the neighborhood is distance 1 on every axis, x+-2, y+-2 and z-2, not z+2") {
   const std::vector<Offset> s = cloud_stencil();
   REQUIRE(s.size() == 11);
-  for (const Offset& o : {Offset{1, 0, 0}, Offset{-1, 0, 0}, Offset{0, 1, 0}, Offset{0, -1, 0}, Offset{0, 0, 1},
-                          Offset{0, 0, -1}, Offset{2, 0, 0}, Offset{-2, 0, 0}, Offset{0, 2, 0}, Offset{0, -2, 0},
-                          Offset{0, 0, -2}})
+  for (const Offset& o :
+       {Offset{1, 0, 0}, Offset{-1, 0, 0}, Offset{0, 1, 0}, Offset{0, -1, 0}, Offset{0, 0, 1}, Offset{0, 0, -1},
+        Offset{2, 0, 0}, Offset{-2, 0, 0}, Offset{0, 2, 0}, Offset{0, -2, 0}, Offset{0, 0, -2}})
     CHECK(std::count(s.begin(), s.end(), o) == 1);
   CHECK(s.front() == Offset{0, 0, -2});  // raster order: z, then y, then x
   CHECK(s.back() == Offset{0, 0, 1});
@@ -149,8 +150,8 @@ TEST_CASE("cloud: the bit-sliced rule of the dense kernels is the model's apply"
       model.apply(CellRead<Vars>{in, 0}, near, write, CellContext{7, 3, 11, 11});
       // Lane 5 of 64-bit words holds the cell; the other lanes hold its complement.
       auto lane = [](std::uint32_t bit) { return bit ? std::uint64_t(1) << 5 : ~(std::uint64_t(1) << 5); };
-      const auto words = dense::cloud_next<std::uint64_t>({lane(hum), lane(act), lane(cld)}, lane(near), lane(draws & 1),
-                                                          lane(draws >> 1 & 1), lane(draws >> 2 & 1));
+      const auto words = dense::cloud_next<std::uint64_t>({lane(hum), lane(act), lane(cld)}, lane(near),
+                                                          lane(draws & 1), lane(draws >> 1 & 1), lane(draws >> 2 & 1));
       INFO("cld ", int(cld), " hum ", int(hum), " act ", int(act), " f_act ", int(near), " draws ", draws);
       CHECK((words.cld >> 5 & 1) == out[0]);
       CHECK((words.hum >> 5 & 1) == out[1]);
@@ -175,15 +176,18 @@ TEST_CASE("cloud: the model equals a plain triple loop, with and without extinct
     for (const auto& size : sizes)
       for (BoundaryKind kind : {BoundaryKind::fixed, BoundaryKind::periodic, BoundaryKind::reflective})
         for (int threads : {1, 3}) {
-          const models::Params params = {{"p_ext", number(c.p.ext)}, {"p_hum", number(c.p.hum)},
-                                         {"p_act", number(c.p.act)}, {"hum0", number(c.hum0)},
+          const models::Params params = {{"p_ext", number(c.p.ext)},
+                                         {"p_hum", number(c.p.hum)},
+                                         {"p_act", number(c.p.act)},
+                                         {"hum0", number(c.hum0)},
                                          {"act0", number(c.act0)}};
           auto sim = cloud_run(cloud_grid(size[0], size[1], size[2], kind), params, seed, c.fill, threads);
           Field reference = reference_start(size[0], size[1], size[2], seed, c.fill, c.hum0, c.act0);
           for (std::uint32_t step = 0; step < 12; ++step) {
             INFO("size ", size[0], "x", size[1], "x", size[2], " boundary ", int(kind), " p_ext ", c.p.ext, " p_hum ",
                  c.p.hum, " p_act ", c.p.act, " threads ", threads, " step ", step);
-            REQUIRE(sim->export_state() == std::vector<std::vector<std::uint8_t>>{reference.cld, reference.hum, reference.act});
+            REQUIRE(sim->export_state() ==
+                    std::vector<std::vector<std::uint8_t>>{reference.cld, reference.hum, reference.act});
             reference = reference_step(reference, kind, c.p, seed, step);
             sim->advance(1);
           }
@@ -238,7 +242,8 @@ TEST_CASE("cloud: extinction and supply happen at their rates, the seed changes 
 TEST_CASE("cloud: model parameters and boundaries are checked") {
   const models::ModelInfo& info = models::find_model("cloud");
   auto layout = std::make_shared<const Layout>(compile(build_grid_graph(cloud_grid(4, 4, 4, BoundaryKind::fixed))));
-  CHECK_THROWS_WITH_AS(info.make({{"p_ext", "1.5"}}, layout, {}), doctest::Contains("p_ext must be a number from 0"), Error);
+  CHECK_THROWS_WITH_AS(info.make({{"p_ext", "1.5"}}, layout, {}), doctest::Contains("p_ext must be a number from 0"),
+                       Error);
   CHECK_THROWS_WITH_AS(info.make({{"p", "0.1"}}, layout, {}), doctest::Contains("has no parameter 'p'"), Error);
   SimulationOptions fixed_one;
   fixed_one.boundary_value = 1;
@@ -250,11 +255,13 @@ TEST_CASE("cloud: model parameters and boundaries are checked") {
 TEST_CASE("cloud: the bit-packed CPU kernel equals the graph engine cell for cell") {
   using dense::Edge;
   const dense::CloudRule growth{0, 0, 0, 0.35, 0.02}, stochastic{0.15, 0.04, 0.01, 0.3, 0.01};
-  for (auto [w, h, d] : {std::array<std::int64_t, 3>{70, 9, 11}, {64, 5, 6}, {129, 3, 4}, {1, 7, 5}, {2, 3, 3}, {65, 4, 7}})
+  for (auto [w, h, d] :
+       {std::array<std::int64_t, 3>{70, 9, 11}, {64, 5, 6}, {129, 3, 4}, {1, 7, 5}, {2, 3, 3}, {65, 4, 7}})
     for (Edge edge : {Edge::fixed, Edge::periodic, Edge::reflective}) {
-      test::check_cloud_kernel_against_graph(dense::Device::cpu, test::cloud_shape(w, h, d, edge), growth, {1, 2, 9}, 0.1);
-      test::check_cloud_kernel_against_graph(dense::Device::cpu, test::cloud_shape(w, h, d, edge), stochastic, {1, 5, 14},
-                                             0.2);
+      test::check_cloud_kernel_against_graph(dense::Device::cpu, test::cloud_shape(w, h, d, edge), growth, {1, 2, 9},
+                                             0.1);
+      test::check_cloud_kernel_against_graph(dense::Device::cpu, test::cloud_shape(w, h, d, edge), stochastic,
+                                             {1, 5, 14}, 0.2);
     }
   // set_states takes codes and gives them back; codes of 8 and more are refused.
   auto k = dense::make_cloud_automaton(dense::Device::cpu, test::cloud_shape(67, 3, 2, Edge::periodic), growth, {1});
@@ -294,15 +301,18 @@ TEST_CASE("cloud: the top view shades each column by its cells not in state 0") 
 
 TEST_CASE("cloud: cellgraph run writes statistics, VTK with every variable, a top view, restarts continue") {
   ScratchDir dir;
-  const std::string run = "run --backend cpu --model cloud --grid 20x16x10 --param hum0=0.5 --param act0=0.05 "
-                          "--param p_ext=0.1 --param p_hum=0.02 --param p_act=0.005 --seed 3 ";
-  auto r = test::run_cli(run + "--steps 6 --stats " + dir / "s.csv --vtk " + dir / "v --png " + dir / "top.png --png-scale 2");
+  const std::string run =
+      "run --backend cpu --model cloud --grid 20x16x10 --param hum0=0.5 --param act0=0.05 "
+      "--param p_ext=0.1 --param p_hum=0.02 --param p_act=0.005 --seed 3 ";
+  auto r = test::run_cli(run + "--steps 6 --stats " + dir / "s.csv --vtk " + dir / "v --png " +
+                         dir / "top.png --png-scale 2");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("of cloud on grid 20x16x10 cloud fixed:0") != std::string::npos);
   const std::string stats = read_file(dir / "s.csv");
   CHECK(stats.rfind("step,clear,cloud,humid,active\n0,3200,0,", 0) == 0);
   const std::string vti = read_file(dir / "v_000006.vti");
-  for (const char* name : {"Name=\"state\"", "Name=\"hum\"", "Name=\"act\""}) CHECK(vti.find(name) != std::string::npos);
+  for (const char* name : {"Name=\"state\"", "Name=\"hum\"", "Name=\"act\""})
+    CHECK(vti.find(name) != std::string::npos);
   const RgbImage top = read_png(dir / "top.png");
   CHECK(top.width == 40);
   CHECK(top.height == 32);
@@ -339,8 +349,9 @@ TEST_CASE("cloud: cellgraph run writes statistics, VTK with every variable, a to
 }
 
 TEST_CASE("cloud: cellgraph compare checks the bit-packed kernel against the graph engine") {
-  auto ok = test::run_cli("compare --model cloud --grid 67x9x7 --steps 12 --check-every 4 --backend cpu "
-                          "--param p_ext=0.1 --param p_act=0.01 --fill 0.1 --threads 2");
+  auto ok = test::run_cli(
+      "compare --model cloud --grid 67x9x7 --steps 12 --check-every 4 --backend cpu "
+      "--param p_ext=0.1 --param p_act=0.01 --fill 0.1 --threads 2");
   CHECK_MESSAGE(ok.status == 0, ok.out);
   CHECK(ok.out.find("on 67x9x7 cloud fixed:0") != std::string::npos);
   CHECK(ok.out.find("step 12: hash") != std::string::npos);

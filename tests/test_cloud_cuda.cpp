@@ -27,7 +27,8 @@ Graph cloud_grid_graph(std::int64_t x, std::int64_t y, std::int64_t z, BoundaryK
   return build_grid_graph(g);
 }
 
-void check_cloud_identity(const models::Params& params, const Graph& g, const std::string& update, CompileOptions c = {}) {
+void check_cloud_identity(const models::Params& params, const Graph& g, const std::string& update,
+                          CompileOptions c = {}) {
   SimulationOptions cpu_options = with_update(update, 21), gpu_options = cpu_options;
   gpu_options.backend = BackendKind::cuda;
   auto cpu = make_model("cloud", params, g, cpu_options, c);
@@ -44,7 +45,8 @@ void check_cloud_identity(const models::Params& params, const Graph& g, const st
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: the cloud model equals the CPU bit for bit" * doctest::skip(!cuda_device_available())) {
     const models::Params growth = {{"hum0", "0.4"}, {"act0", "0.01"}};
-    const models::Params stochastic = {{"hum0", "0.3"}, {"act0", "0.01"}, {"p_ext", "0.1"}, {"p_hum", "0.02"}, {"p_act", "0.003"}};
+    const models::Params stochastic = {
+        {"hum0", "0.3"}, {"act0", "0.01"}, {"p_ext", "0.1"}, {"p_hum", "0.02"}, {"p_act", "0.003"}};
     for (const char* update : {"sync", "alpha:0.6", "colored"})
       for (const models::Params* params : {&growth, &stochastic}) {
         for (BoundaryKind kind : {BoundaryKind::fixed, BoundaryKind::periodic, BoundaryKind::reflective})
@@ -56,8 +58,13 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: the bit-packed cloud kernel equals the graph engine" * doctest::skip(!cuda_device_available())) {
     using dense::Edge;
     const dense::CloudRule growth{0, 0, 0, 0.35, 0.02}, stochastic{0.15, 0.04, 0.01, 0.3, 0.01};
-    for (auto [w, h, d] : {std::array<std::int64_t, 3>{70, 9, 11}, {1000, 77, 20}, {33, 65, 40}, {1, 7, 5}, {64, 3, 4},
-                           {2049, 5, 3}, {31, 2, 2}})
+    for (auto [w, h, d] : {std::array<std::int64_t, 3>{70, 9, 11},
+                           {1000, 77, 20},
+                           {33, 65, 40},
+                           {1, 7, 5},
+                           {64, 3, 4},
+                           {2049, 5, 3},
+                           {31, 2, 2}})
       for (Edge edge : {Edge::fixed, Edge::periodic, Edge::reflective}) {
         check_cloud_kernel_against_graph(dense::Device::cuda, cloud_shape(w, h, d, edge), growth, {1, 2, 30}, 0.1);
         check_cloud_kernel_against_graph(dense::Device::cuda, cloud_shape(w, h, d, edge), stochastic, {1, 5, 14}, 0.2);
@@ -65,8 +72,9 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("gpu: cellgraph compare --model cloud on the GPU" * doctest::skip(!cuda_device_available())) {
-    auto r = run_cli("compare --model cloud --grid 300x200x64 --boundary periodic --steps 40 --check-every 10 "
-                     "--backend cuda --param p_ext=0.05 --param p_hum=0.01 --param p_act=0.001");
+    auto r = run_cli(
+        "compare --model cloud --grid 300x200x64 --boundary periodic --steps 40 --check-every 10 "
+        "--backend cuda --param p_ext=0.05 --param p_hum=0.01 --param p_act=0.001");
     CHECK_MESSAGE(r.status == 0, r.out);
     CHECK(r.out.find("step 40: hash") != std::string::npos);
     CHECK(r.out.find(", all 2 agree\n") != std::string::npos);

@@ -54,8 +54,8 @@ GridSpec grid(std::int64_t w, std::int64_t h, Boundary b, std::vector<Offset> st
 
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: grids, every boundary and rule, odd sizes" * doctest::skip(!cuda_device_available())) {
-    for (Boundary b : {Boundary{BoundaryKind::periodic, 0}, Boundary{BoundaryKind::fixed, 1},
-                       Boundary{BoundaryKind::reflective, 0}})
+    for (Boundary b :
+         {Boundary{BoundaryKind::periodic, 0}, Boundary{BoundaryKind::fixed, 1}, Boundary{BoundaryKind::reflective, 0}})
       for (const char* rule : {"B3/S23", "B36/S23", "B2/S", "B3678/S34678", "/2/3"})
         check_identity(build_grid_graph(grid(37, 23, b)), rule, {1, 2, 61, 64, 65}, 0.4,
                        b.kind == BoundaryKind::fixed && std::string(rule) != "/2/3" ? b.value : 0);
@@ -122,7 +122,7 @@ TEST_SUITE("gpu") {
     hubs.giant_degree = 300;
     check_identity(rmat_graph(16, 16, 8), "/2/4", {1, 64, 3}, 0.3, 0, hubs, on);
     check_identity(rmat_graph(20, 16, 1), "B3/S23", {2, 5}, 0.5);  // automatic: packed
-    const Graph scattered = erdos_renyi_graph(1 << 18, 6.0, 2);  // automatic: packed from 2^17 cells
+    const Graph scattered = erdos_renyi_graph(1 << 18, 6.0, 2);    // automatic: packed from 2^17 cells
     REQUIRE(gathers_scattered(compile(scattered)));
     check_identity(scattered, "B3/S23", {3, 64}, 0.5);
     check_identity(random_geometric_graph(1 << 21, 6.0, 4), "B2/S23", {3}, 0.4, 0, {}, SignalPacking::never);
@@ -142,7 +142,8 @@ TEST_SUITE("gpu") {
 }
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: a run restarted across backends continues bit-identically" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: a run restarted across backends continues bit-identically" *
+            doctest::skip(!cuda_device_available())) {
     CompileOptions hubs;
     hubs.hub_degree = 48;
     hubs.giant_degree = 300;

@@ -10,9 +10,9 @@
 #include "cellgraph/dense/cell_hash.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/source/source.hpp"
-#include "models/lifelike.hpp"
 #include "cli_run.hpp"
 #include "dense_check.hpp"
+#include "models/lifelike.hpp"
 
 using namespace cellgraph;
 using namespace cellgraph::dense;
@@ -62,8 +62,8 @@ TEST_CASE("dense: bit-sliced count and rule logic, every neighborhood") {
       for (std::uint32_t lane = 0; lane < 64; ++lane)
         for (int k = 0; k < 9; ++k) cell[k] |= std::uint64_t(((base + lane) >> k) & 1) << lane;
       // cell[4] is the centre; rows 0-2, 3-5, 6-8.
-      const auto n = add_rows(add3(cell[0], cell[1], cell[2]), add3(cell[3], cell[4], cell[5]),
-                              add3(cell[6], cell[7], cell[8]));
+      const auto n =
+          add_rows(add3(cell[0], cell[1], cell[2]), add3(cell[3], cell[4], cell[5]), add3(cell[6], cell[7], cell[8]));
       const std::uint64_t table = TableLogic(rule)(cell[4], n), conway = ConwayLogic{}(cell[4], n);
       for (std::uint32_t lane = 0; lane < 64; ++lane) {
         const std::uint32_t bits = base + lane, alive = (bits >> 4) & 1;
@@ -96,7 +96,8 @@ TEST_CASE("dense: 1D and 3D grids on the byte kernel equal the graph engine") {
   cube.dims = 3;
   cube.size[0] = 13, cube.size[1] = 11, cube.size[2] = 7;
   for (Neighborhood n : {Neighborhood::moore, Neighborhood::von_neumann})
-    for (auto [edge, value] : {std::pair{Edge::periodic, 0u}, std::pair{Edge::fixed, 1u}, std::pair{Edge::reflective, 0u}}) {
+    for (auto [edge, value] :
+         {std::pair{Edge::periodic, 0u}, std::pair{Edge::fixed, 1u}, std::pair{Edge::reflective, 0u}}) {
       cube.neighborhood = n;
       cube.edge = edge;
       cube.edge_value = value;
@@ -131,7 +132,8 @@ std::string row_text(const std::vector<std::uint8_t>& row) {
 }
 
 // The plain loop an elementary rule means: every cell from its left, own and right state.
-std::vector<std::uint8_t> elementary_step(const std::vector<std::uint8_t>& row, int rule, Edge edge, std::uint8_t outside) {
+std::vector<std::uint8_t> elementary_step(const std::vector<std::uint8_t>& row, int rule, Edge edge,
+                                          std::uint8_t outside) {
   const std::int64_t n = std::int64_t(row.size());
   auto at = [&](std::int64_t x) {
     const std::int64_t i = image(x, n, edge);
@@ -155,10 +157,10 @@ TEST_CASE("dense: elementary rules 30 and 110") {
   start[15] = 1;
   k->set_states(start);
   // Rule 30 from one cell (Wolfram, A New Kind of Science, p. 27).
-  for (const char* row : {"..............###..............", ".............##..#.............",
-                          "............##.####............", "...........##..#...#...........",
-                          "..........##.####.###..........", ".........##..#....#..#.........",
-                          "........##.####..######........"}) {
+  for (const char* row :
+       {"..............###..............", ".............##..#.............", "............##.####............",
+        "...........##..#...#...........", "..........##.####.###..........", ".........##..#....#..#.........",
+        "........##.####..######........"}) {
     k->advance(1);
     CHECK(row_text(k->states()) == row);
   }
@@ -174,7 +176,8 @@ TEST_CASE("dense: elementary rules 30 and 110") {
   // Every boundary, many rules, a random row: the kernel equals the plain loop.
   line.size[0] = 77;
   for (int number : {30, 90, 110, 184, 255, 1})
-    for (auto [edge, value] : {std::pair{Edge::periodic, 0u}, std::pair{Edge::fixed, 1u}, std::pair{Edge::reflective, 0u}}) {
+    for (auto [edge, value] :
+         {std::pair{Edge::periodic, 0u}, std::pair{Edge::fixed, 1u}, std::pair{Edge::reflective, 0u}}) {
       line.edge = edge;
       line.edge_value = value;
       auto e = make_elementary_automaton(Device::cpu, line, ElementaryRule{std::uint8_t(number)}, 1);
@@ -203,17 +206,18 @@ TEST_CASE("dense: what a kernel cannot run is refused with the reason") {
   CHECK_THROWS_AS(k->set_states(std::vector<std::uint8_t>(15, 0)), Error);
 }
 
-
 TEST_CASE("dense: cellgraph compare checks every kernel against the graph engine") {
-  auto ok = cellgraph::test::run_cli("compare --grid 67x45 --boundary reflective --fill 0.5 --steps 30 --check-every 10 --backend cpu");
+  auto ok = cellgraph::test::run_cli(
+      "compare --grid 67x45 --boundary reflective --fill 0.5 --steps 30 --check-every 10 --backend cpu");
   CHECK(ok.status == 0);
   CHECK(ok.out.find(", all 3 agree\n") != std::string::npos);
   CHECK(ok.out.find("bitpacked (cpu") != std::string::npos);
   auto brain = cellgraph::test::run_cli("compare --grid 40x30 --rule /2/3 --fill 0.3 --steps 5 --backend cpu");
   CHECK(brain.status == 0);
   CHECK(brain.out.find("note: bitpacked: skipped: bit-packed kernels run two-state rules only") != std::string::npos);
-  for (const char* bad : {"--grid 8x8 --fill 0.5 --kernels graph,fast", "--grid 8x8", "--grid 8x8 --fill 0.5 --check-every 0",
-                          "--grid 8x8 --fill 0.5 --rule W30", "--grid 8x8 --fill 0.5 --boundary reflective --golly"}) {
+  for (const char* bad :
+       {"--grid 8x8 --fill 0.5 --kernels graph,fast", "--grid 8x8", "--grid 8x8 --fill 0.5 --check-every 0",
+        "--grid 8x8 --fill 0.5 --rule W30", "--grid 8x8 --fill 0.5 --boundary reflective --golly"}) {
     auto r = cellgraph::test::run_cli(std::string("compare --backend cpu ") + bad);
     CHECK_MESSAGE(r.status == 1, bad);
     CHECK(r.out.find("error:") != std::string::npos);

@@ -243,8 +243,8 @@ TEST_CASE("golly rules: a table's descriptors, variables and transitions") {
 }
 
 TEST_CASE("golly rules: compact digit transitions, and commas once variables exist") {
-  const GollyRuleFile f = parse(table_text(
-      "n_states:3\nneighborhood:vonNeumann\nsymmetries:none\n012012\n102201\nvar x={1,2}\n0 x 0 0 x x\n"));
+  const GollyRuleFile f = parse(
+      table_text("n_states:3\nneighborhood:vonNeumann\nsymmetries:none\n012012\n102201\nvar x={1,2}\n0 x 0 0 x x\n"));
   REQUIRE(f.table);
   REQUIRE(f.table->transitions.size() == 3);
   std::vector<std::uint8_t> first;
@@ -260,8 +260,9 @@ TEST_CASE("golly rules: compact digit transitions, and commas once variables exi
 TEST_CASE("golly rules: a tree section") {
   // Node 0: the cell keeps its state; node 1: it becomes 1. With N = 0 (nodes 2-4) S decides
   // between them; with N = 1 (nodes 5-7) the cell becomes 1.
-  const GollyRuleFile f = parse("@RULE T\n@TREE\n# a comment\nnum_states = 2\nnum_neighbors=4\nnum_nodes=9\n"
-                                "1 0 1\n1 1 1\n2 0 1\n3 2 2\n4 3 3\n2 1 1\n3 5 5\n4 6 6\n5 4 7\n@TABLE\nn_states:2\n");
+  const GollyRuleFile f = parse(
+      "@RULE T\n@TREE\n# a comment\nnum_states = 2\nnum_neighbors=4\nnum_nodes=9\n"
+      "1 0 1\n1 1 1\n2 0 1\n3 2 2\n4 3 3\n2 1 1\n3 5 5\n4 6 6\n5 4 7\n@TABLE\nn_states:2\n");
   REQUIRE(f.tree);
   CHECK_FALSE(f.table);
   CHECK(f.tree->num_states == 2);
@@ -320,8 +321,9 @@ TEST_CASE("golly rules: malformed files give file:line errors") {
   check_error(tree + "1 0 1\n2 0 0\n3 0 1\n", 8, "node 0 has depth 1; the children of a node of depth 3 have depth 2");
   check_error(tree + nodes, 2, "declares num_nodes=6 but has 5 node lines");
   check_error(tree + nodes + "5 4 4\n5 4 4\n", 12, "more nodes than num_nodes=6");
-  check_error("@RULE T\n@TREE\nnum_states=2\nnum_neighbors=4\nnum_nodes=5\n" + nodes.substr(0, nodes.size() - 6) + "3 2 2\n",
-              10, "the last node is the root, of depth 5, not 3");
+  check_error(
+      "@RULE T\n@TREE\nnum_states=2\nnum_neighbors=4\nnum_nodes=5\n" + nodes.substr(0, nodes.size() - 6) + "3 2 2\n",
+      10, "the last node is the root, of depth 5, not 3");
   check_error("@RULE T\n@TREE\n# nothing\n@COLORS\n", 2, "has no nodes");
 }
 
@@ -377,18 +379,25 @@ TEST_CASE("golly rules: symmetries expand a transition to its rotations and refl
   };
   using N = GollyNeighborhood;
   const Case cases[] = {
-      {N::von_neumann, "none", {}, 1},           {N::von_neumann, "rotate4", {turn90}, 4},
+      {N::von_neumann, "none", {}, 1},
+      {N::von_neumann, "rotate4", {turn90}, 4},
       {N::von_neumann, "rotate4reflect", {turn90, mirror}, 8},
       {N::von_neumann, "reflect_horizontal", {mirror}, 2},
-      {N::von_neumann, "permute", {}, 12},       {N::moore, "none", {}, 1},
-      {N::moore, "rotate4", {turn90}, 4},        {N::moore, "rotate8", {turn45}, 8},
+      {N::von_neumann, "permute", {}, 12},
+      {N::moore, "none", {}, 1},
+      {N::moore, "rotate4", {turn90}, 4},
+      {N::moore, "rotate8", {turn45}, 8},
       {N::moore, "rotate4reflect", {turn90, mirror}, 8},
       {N::moore, "rotate8reflect", {turn45, mirror}, 16},
       {N::moore, "reflect_horizontal", {mirror}, 2},
-      {N::moore, "permute", {}, 56},            {N::hexagonal, "none", {}, 1},
-      {N::hexagonal, "rotate2", {hex180}, 2},    {N::hexagonal, "rotate3", {hex120}, 3},
-      {N::hexagonal, "rotate6", {hex60}, 6},     {N::hexagonal, "rotate6reflect", {hex60, hex_mirror}, 12},
-      {N::hexagonal, "permute", {}, 30},         {N::one_dimensional, "none", {}, 1},
+      {N::moore, "permute", {}, 56},
+      {N::hexagonal, "none", {}, 1},
+      {N::hexagonal, "rotate2", {hex180}, 2},
+      {N::hexagonal, "rotate3", {hex120}, 3},
+      {N::hexagonal, "rotate6", {hex60}, 6},
+      {N::hexagonal, "rotate6reflect", {hex60, hex_mirror}, 12},
+      {N::hexagonal, "permute", {}, 30},
+      {N::one_dimensional, "none", {}, 1},
       {N::one_dimensional, "reflect", {mirror}, 2},
       {N::one_dimensional, "permute", {}, 2},
   };
@@ -451,15 +460,15 @@ TEST_CASE("golly rules: symmetries expand a transition to its rotations and refl
 
 TEST_CASE("golly rules: bound variables take one value, and the first matching transition wins") {
   // A variable named once matches any of its states; named twice it is bound, like a and b.
-  const RuleTree tree = golly_rule_tree(parse(table_text(
-      "n_states:4\nneighborhood:vonNeumann\nsymmetries:none\nvar a={1,2,3}\nvar b={1,2,3}\n"
-      "var x={0,1,2,3}\nvar y={0,1,2,3}\n"
-      "# C,N,E,S,W,C'\n"
-      "0,a,x,a,y,a\n"  // N = S: becomes their state
-      "0,a,b,0,0,3\n"  // N and E live, S and W dead: 3
-      "0,1,1,x,y,2\n"  // shadowed by the line above when S = W = 0
-      "1,x,y,x,y,0\n"  // N = S and E = W: dies
-      )));
+  const RuleTree tree = golly_rule_tree(
+      parse(table_text("n_states:4\nneighborhood:vonNeumann\nsymmetries:none\nvar a={1,2,3}\nvar b={1,2,3}\n"
+                       "var x={0,1,2,3}\nvar y={0,1,2,3}\n"
+                       "# C,N,E,S,W,C'\n"
+                       "0,a,x,a,y,a\n"  // N = S: becomes their state
+                       "0,a,b,0,0,3\n"  // N and E live, S and W dead: 3
+                       "0,1,1,x,y,2\n"  // shadowed by the line above when S = W = 0
+                       "1,x,y,x,y,0\n"  // N = S and E = W: dies
+                       )));
   auto next = [&](std::uint8_t cell, std::uint8_t n, std::uint8_t e, std::uint8_t s, std::uint8_t w) {
     const std::uint8_t in[4] = {n, w, e, s};  // the tree reads N, W, E, S
     return tree.next_state(in, cell);
@@ -496,7 +505,8 @@ TEST_CASE("golly rules: trees equal the tables read directly, on random configur
   for (const auto& [n, symmetries] : kinds)
     for (const char* s : symmetries)
       for (std::uint32_t states : {2u, 3u, 5u}) {
-        if (n == GollyNeighborhood::moore && std::string(s) == "permute" && states > 3) continue;  // slow to read directly
+        if (n == GollyNeighborhood::moore && std::string(s) == "permute" && states > 3)
+          continue;  // slow to read directly
         const std::string text = random_table(n, s, states, n == GollyNeighborhood::moore ? 12 : 25, rng);
         CAPTURE(text);
         const GollyRuleFile f = parse(text);
@@ -606,9 +616,9 @@ TEST_CASE("golly: graphs and grids without the rule's neighbors are refused") {
   CHECK(error_of("WireWorld", build_grid_graph(golly_torus(8, 8, "vonneumann"))) ==
         "model golly: rule WireWorld reads the Moore neighborhood, which needs a 2D grid with --neighborhood moore "
         "(the default); this grid's 4 neighbor slots lack some of its neighbors");
-  CHECK(error_of("HexChiral", build_grid_graph(golly_torus(8, 8, "vonneumann"))).find("needs a 2D grid with "
-                                                                                      "--neighborhood hex or moore") !=
-        std::string::npos);
+  CHECK(error_of("HexChiral", build_grid_graph(golly_torus(8, 8, "vonneumann")))
+            .find("needs a 2D grid with "
+                  "--neighborhood hex or moore") != std::string::npos);
   GridSpec cube;
   cube.dims = 3;
   cube.size = {4, 4, 4};
@@ -621,9 +631,11 @@ TEST_CASE("golly: the rule comes from dir/NAME.rule or from file=, and must be t
   const Graph g = build_grid_graph(grid);
   auto make = [&](const Params& p) { return test::make_model("golly", p, g); };
   CHECK_THROWS_WITH_AS(make({}), doctest::Contains("needs a rule file: --rule NAME"), Error);
-  CHECK_THROWS_WITH_AS(make({{"rule", "NoSuchRule"}, {"dir", data_path("rules")}}),
-                       doctest::Contains(("no rule file NoSuchRule.rule for rule 'NoSuchRule' in " + data_path("rules") + ", data/rules").c_str()),
-                       Error);
+  CHECK_THROWS_WITH_AS(
+      make({{"rule", "NoSuchRule"}, {"dir", data_path("rules")}}),
+      doctest::Contains(
+          ("no rule file NoSuchRule.rule for rule 'NoSuchRule' in " + data_path("rules") + ", data/rules").c_str()),
+      Error);
   CHECK_THROWS_WITH_AS(make({{"rule", "B3/S23"}, {"dir", data_path("rules")}}), doctest::Contains("no rule file"),
                        Error);
   CHECK_THROWS_WITH_AS(make({{"rule", "WireWorld"}, {"file", data_path("rules/Codd.rule")}}),
@@ -700,8 +712,7 @@ TEST_CASE("golly rules: bgolly still prints and writes the recorded references")
       command.replace(o + 4, command.find(' ', o + 4) - (o + 4), dir / "out.rle");
     const auto result = test::run_command("cd '" + root + "' && " + bgolly_path() + command.substr(6));
     CHECK(bgolly_population(result.out) == r.population);
-    if (r.final_rle)
-      CHECK(read_file(dir / "out.rle") == read_file(data_path("patterns/" + std::string(r.final_rle))));
+    if (r.final_rle) CHECK(read_file(dir / "out.rle") == read_file(data_path("patterns/" + std::string(r.final_rle))));
   }
 }
 
@@ -723,8 +734,9 @@ TEST_CASE("golly rules: random soups agree with bgolly for every rule file") {
     const int generations = 40;
     sim->set_states(soup);
     sim->advance(generations);
-    const auto result = test::run_command(bgolly_path() + " -a RuleLoader -s " + data_path("rules") + "/ -m " +
-                                          std::to_string(generations) + " -i 1 -o " + dir / "golly.rle " + dir / "soup.rle");
+    const auto result =
+        test::run_command(bgolly_path() + " -a RuleLoader -s " + data_path("rules") + "/ -m " +
+                          std::to_string(generations) + " -i 1 -o " + dir / "golly.rle " + dir / "soup.rle");
     CHECK(bgolly_population(result.out) == static_cast<long long>(live_cells(*sim)));
     const Crop golly = crop_of_cells(read_pattern_file(dir / "golly.rle").cells);
     const Crop engine = crop_of_states(sim->states(), grid.size[0]);

@@ -85,8 +85,7 @@ std::string edge_list_error(const std::string& text, int base = -1) {
 class TempFile {
  public:
   TempFile(const std::string& name, const std::string& text)
-      : path_(std::filesystem::temp_directory_path() /
-              ("cellgraph-test-" + std::to_string(::getpid()) + "-" + name)) {
+      : path_(std::filesystem::temp_directory_path() / ("cellgraph-test-" + std::to_string(::getpid()) + "-" + name)) {
     std::ofstream(path_) << text;
   }
   ~TempFile() {
@@ -123,8 +122,7 @@ TEST_CASE("graph files: METIS test.mgraph keeps its two vertex weights") {
   CHECK(g.vertex_weights[1] == 1);
   CHECK(g.vertex_weights[2 * 7] == 24);
   CHECK(g.vertex_weights[2 * 7 + 1] == 8);
-  CHECK(std::vector<VertexId>(g.neighbors.begin(), g.neighbors.begin() + 4) ==
-        std::vector<VertexId>{1, 388, 478, 570});
+  CHECK(std::vector<VertexId>(g.neighbors.begin(), g.neighbors.begin() + 4) == std::vector<VertexId>{1, 388, 478, 570});
 }
 
 TEST_CASE("graph files: Matrix Market pattern graphs") {
@@ -251,15 +249,12 @@ TEST_CASE("graph files: METIS blank lines are vertices, comment lines are not") 
 
 TEST_CASE("graph files: METIS header errors") {
   CHECK(metis_error("") == "t.graph:0: empty file; expected the header 'n m [fmt [ncon]]'");
-  CHECK(metis_error("% only a comment\n") ==
-        "t.graph:0: empty file; expected the header 'n m [fmt [ncon]]'");
+  CHECK(metis_error("% only a comment\n") == "t.graph:0: empty file; expected the header 'n m [fmt [ncon]]'");
   CHECK(metis_error("3\n") == "t.graph:1: the header must be 'n m [fmt [ncon]]', found 1 field");
-  CHECK(metis_error("3 2 0 1 9\n") ==
-        "t.graph:1: the header must be 'n m [fmt [ncon]]', found 5 fields");
+  CHECK(metis_error("3 2 0 1 9\n") == "t.graph:1: the header must be 'n m [fmt [ncon]]', found 5 fields");
   CHECK(metis_error("0 0\n") == "t.graph:1: the vertex count must be positive");
   CHECK(metis_error("-3 2\n") == "t.graph:1: vertex count '-3' is not a non-negative integer");
-  CHECK(metis_error("4294967295 1\n") ==
-        "t.graph:1: vertex count 4294967295 is too large (at most 4294967294)");
+  CHECK(metis_error("4294967295 1\n") == "t.graph:1: vertex count 4294967295 is too large (at most 4294967294)");
   CHECK(metis_error("3 x\n") == "t.graph:1: edge count 'x' is not a non-negative integer");
   CHECK(metis_error("3 99999999999999999999\n") ==
         "t.graph:1: edge count 99999999999999999999 is too large (at most 9223372036854775807)");
@@ -277,27 +272,20 @@ TEST_CASE("graph files: METIS vertex line errors") {
   CHECK(metis_error("2 1\n2 2\n1\n") == "t.graph:2: vertex 1 lists vertex 2 twice");
   CHECK(metis_error("2 1 1\n2 5\n1\n") == "t.graph:3: neighbor 1 of vertex 2 has no edge weight");
   CHECK(metis_error("2 1 1\n2 0\n1 0\n") == "t.graph:2: edge weights must be positive, found 0");
-  CHECK(metis_error("2 1 11 2\n1 1 2 7\n\n") ==
-        "t.graph:3: vertex 2 needs 2 weights before its neighbors");
-  CHECK(metis_error("2 1 110\n1 1 2\n\n") ==
-        "t.graph:3: vertex 2 needs a size and 1 weight before its neighbors");
-  CHECK(metis_error("2 1 10\n-1 2\n1 1\n") ==
-        "t.graph:2: vertex weight '-1' is not a non-negative integer");
+  CHECK(metis_error("2 1 11 2\n1 1 2 7\n\n") == "t.graph:3: vertex 2 needs 2 weights before its neighbors");
+  CHECK(metis_error("2 1 110\n1 1 2\n\n") == "t.graph:3: vertex 2 needs a size and 1 weight before its neighbors");
+  CHECK(metis_error("2 1 10\n-1 2\n1 1\n") == "t.graph:2: vertex weight '-1' is not a non-negative integer");
 }
 
 TEST_CASE("graph files: METIS structure errors") {
-  CHECK(metis_error("3 1\n2\n\n\n") ==
-        "t.graph:2: vertex 1 lists vertex 2, but vertex 2 does not list it");
-  CHECK(metis_error("3 1\n\n1\n\n") ==
-        "t.graph:3: vertex 2 lists vertex 1, but vertex 1 does not list it");
+  CHECK(metis_error("3 1\n2\n\n\n") == "t.graph:2: vertex 1 lists vertex 2, but vertex 2 does not list it");
+  CHECK(metis_error("3 1\n\n1\n\n") == "t.graph:3: vertex 2 lists vertex 1, but vertex 1 does not list it");
   CHECK(metis_error("2 1 1\n2 5\n1 6\n") == "t.graph:3: edge 1-2 weighs 6 here but 5 on line 2");
   CHECK(metis_error("3 3\n2\n1\n\n") ==
         "t.graph:1: the header gives 3 edges, but the adjacency lists hold 1 (each edge is "
         "listed from both ends)");
-  CHECK(metis_error("% c\n3 1\n2\n1\n") ==
-        "t.graph:2: the header gives 3 vertices, but the file has 2 vertex lines");
-  CHECK(metis_error("2 1\n2\n1\n1\n") ==
-        "t.graph:4: more than the 2 vertex lines the header gives");
+  CHECK(metis_error("% c\n3 1\n2\n1\n") == "t.graph:2: the header gives 3 vertices, but the file has 2 vertex lines");
+  CHECK(metis_error("2 1\n2\n1\n1\n") == "t.graph:4: more than the 2 vertex lines the header gives");
   CHECK(metis_error("2 1\n2\n1\n\n% trailing comment\n\n") == "(no error)");
 }
 
@@ -327,8 +315,7 @@ TEST_CASE("graph files: Matrix Market banner errors") {
   const std::string shape = "'%%MatrixMarket matrix coordinate <field> <symmetry>'";
   CHECK(matrix_market_error("") == "t.mtx:0: empty file; expected the banner " + shape);
   CHECK(matrix_market_error("3 3 1\n1 2\n") == "t.mtx:1: missing the banner " + shape);
-  CHECK(matrix_market_error("%%MatrixMarket matrix coordinate real\n") ==
-        "t.mtx:1: the banner must read " + shape);
+  CHECK(matrix_market_error("%%MatrixMarket matrix coordinate real\n") == "t.mtx:1: the banner must read " + shape);
   CHECK(matrix_market_error("%%MatrixMarket vector coordinate real general\n") ==
         "t.mtx:1: unsupported object 'vector' (expected 'matrix')");
   CHECK(matrix_market_error("%%MatrixMarket matrix array real general\n") ==
@@ -340,14 +327,11 @@ TEST_CASE("graph files: Matrix Market banner errors") {
 }
 
 TEST_CASE("graph files: Matrix Market size line and entry errors") {
-  CHECK(matrix_market_error(kPatternBanner) ==
-        "t.mtx:0: missing the size line 'rows cols entries'");
+  CHECK(matrix_market_error(kPatternBanner) == "t.mtx:0: missing the size line 'rows cols entries'");
   CHECK(matrix_market_error(kPatternBanner + "% c\n3 3\n") ==
         "t.mtx:3: the size line must be 'rows cols entries', found 2 fields");
-  CHECK(matrix_market_error(kPatternBanner + "3 3 1\n4 1\n") ==
-        "t.mtx:3: row 4 is out of range 1..3");
-  CHECK(matrix_market_error(kPatternBanner + "3 3 1\n1 0\n") ==
-        "t.mtx:3: column 0 is out of range 1..3");
+  CHECK(matrix_market_error(kPatternBanner + "3 3 1\n4 1\n") == "t.mtx:3: row 4 is out of range 1..3");
+  CHECK(matrix_market_error(kPatternBanner + "3 3 1\n1 0\n") == "t.mtx:3: column 0 is out of range 1..3");
   CHECK(matrix_market_error(kPatternBanner + "3 3 1\n1 2 1\n") ==
         "t.mtx:3: an entry must be 'row column', found 3 fields");
   CHECK(matrix_market_error(kPatternBanner + "3 3 1\n1 2\n2 3\n") ==
@@ -357,8 +341,7 @@ TEST_CASE("graph files: Matrix Market size line and entry errors") {
   CHECK(matrix_market_error(kPatternBanner + "3 3 3\n1 2\n2 3\n1 2\n") ==
         "t.mtx:5: duplicate entry (1, 2), first given on line 3");
   CHECK(matrix_market_error("%%MatrixMarket matrix coordinate pattern symmetric\n"
-                            "3 3 2\n2 1\n1 2\n") ==
-        "t.mtx:4: duplicate entry (1, 2), first given on line 3");
+                            "3 3 2\n2 1\n1 2\n") == "t.mtx:4: duplicate entry (1, 2), first given on line 3");
   CHECK(matrix_market_error(kPatternBanner + "2 3 1\n1 2\n") ==
         "t.mtx:2: the matrix is 2 x 3; a graph needs a square matrix");
   CHECK(matrix_market_error("%%MatrixMarket matrix coordinate integer general\n"
@@ -384,22 +367,17 @@ TEST_CASE("graph files: edge list base, comments and weights") {
 
 TEST_CASE("graph files: edge list errors") {
   CHECK(edge_list_error("1\n") == "t.txt:1: expected 'u v' or 'u v weight', found 1 field");
-  CHECK(edge_list_error("1 2\n1 2 3 4\n") ==
-        "t.txt:2: expected 'u v' or 'u v weight', found 4 fields");
+  CHECK(edge_list_error("1 2\n1 2 3 4\n") == "t.txt:2: expected 'u v' or 'u v weight', found 4 fields");
   CHECK(edge_list_error("1 -2\n") == "t.txt:1: vertex id '-2' is not a non-negative integer");
   CHECK(edge_list_error("a b\n") == "t.txt:1: vertex id 'a' is not a non-negative integer");
-  CHECK(edge_list_error("4294967294 1\n") ==
-        "t.txt:1: vertex id 4294967294 is too large (at most 4294967293)");
+  CHECK(edge_list_error("4294967294 1\n") == "t.txt:1: vertex id 4294967294 is too large (at most 4294967293)");
   CHECK(edge_list_error("1 2 x\n") == "t.txt:1: weight 'x' is not a finite number");
-  CHECK(edge_list_error("1 2 0.5\n2 3\n") ==
-        "t.txt:2: this edge has no weight, but the first edge (line 1) has one");
-  CHECK(edge_list_error("1 2\n2 3 0.5\n") ==
-        "t.txt:2: this edge has a weight, but the first edge (line 1) has none");
+  CHECK(edge_list_error("1 2 0.5\n2 3\n") == "t.txt:2: this edge has no weight, but the first edge (line 1) has one");
+  CHECK(edge_list_error("1 2\n2 3 0.5\n") == "t.txt:2: this edge has a weight, but the first edge (line 1) has none");
   CHECK(edge_list_error("# nothing\n\n") == "t.txt:0: no edges");
   CHECK(edge_list_error("1 2\n0 1\n", 1) == "t.txt:2: vertex id 0 in a 1-based edge list");
   std::istringstream in("1 2\n");
-  CHECK_THROWS_WITH_AS(read_edge_list(in, "t.txt", 5),
-                       "edge list base must be 0, 1 or -1 (detect), not 5", Error);
+  CHECK_THROWS_WITH_AS(read_edge_list(in, "t.txt", 5), "edge list base must be 0, 1 or -1 (detect), not 5", Error);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,8 +406,7 @@ TEST_CASE("graph files: read_graph_file picks the reader by content, then extens
 TEST_CASE("graph files: unopenable paths are an Error naming the path and the reason") {
   CHECK_THROWS_WITH_AS(read_graph_file("/nonexistent/g.graph"),
                        "cannot open /nonexistent/g.graph: No such file or directory", Error);
-  CHECK_THROWS_WITH_AS(read_graph_file(kGraphs),
-                       ("cannot open " + kGraphs + ": Is a directory").c_str(), Error);
+  CHECK_THROWS_WITH_AS(read_graph_file(kGraphs), ("cannot open " + kGraphs + ": Is a directory").c_str(), Error);
   CHECK_THROWS_WITH_AS(read_state_file("/nonexistent/s.txt", 1),
                        "cannot open /nonexistent/s.txt: No such file or directory", Error);
 }
@@ -438,8 +415,7 @@ TEST_CASE("graph files: state files") {
   // A METIS partition of test.mgraph into 5 parts: one part number per vertex.
   const auto parts = read_state_file(kGraphs + "metis/debian-libmetis-doc/test.mgraph.part.5", 766);
   CHECK(parts.size() == 766);
-  CHECK(std::vector<std::uint32_t>(parts.begin(), parts.begin() + 3) ==
-        std::vector<std::uint32_t>{0, 1, 2});
+  CHECK(std::vector<std::uint32_t>(parts.begin(), parts.begin() + 3) == std::vector<std::uint32_t>{0, 1, 2});
   CHECK(*std::max_element(parts.begin(), parts.end()) == 4);
 
   const TempFile file("states.txt", "# states\n1\n\n  2 \n4294967295\n");
@@ -458,6 +434,5 @@ TEST_CASE("graph files: state files") {
   CHECK(error_of_states("1\nx\n", 2) == ":2: state 'x' is not a non-negative integer");
   CHECK(error_of_states("-1\n", 1) == ":1: state '-1' is not a non-negative integer");
   CHECK(error_of_states("1 2\n", 1) == ":1: expected one state per line, found 2 fields");
-  CHECK(error_of_states("4294967296\n", 1) ==
-        ":1: state 4294967296 is too large (at most 4294967295)");
+  CHECK(error_of_states("4294967296\n", 1) == ":1: state 4294967296 is too large (at most 4294967295)");
 }

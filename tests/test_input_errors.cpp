@@ -119,9 +119,8 @@ TEST_CASE("input errors: a pattern's own rule is refused at its line") {
 
 TEST_CASE("input errors: a pattern's rule is refused by cellgraph run at its line") {
   ScratchDir dir;
-  const CommandResult r =
-      run_cli("run --backend cpu --steps 1 --grid 8x8 --pattern " +
-              dir.write("p.rle", "x = 1, y = 1, rule = B3/S2x\no!\n"));
+  const CommandResult r = run_cli("run --backend cpu --steps 1 --grid 8x8 --pattern " +
+                                  dir.write("p.rle", "x = 1, y = 1, rule = B3/S2x\no!\n"));
   CHECK(r.status != 0);
   CHECK(contains(r.out, dir / "p.rle" + ":1: unknown rule 'B3/S2x'"));
 }
@@ -131,11 +130,12 @@ TEST_CASE("input errors: a mesh with no elements names the file and the line") {
   const auto error_of_mesh = [&](const std::string& name, const std::string& text) {
     return error_of(dir, [&] { read_mesh_file(dir.write(name, text)); });
   };
-  CHECK(error_of_mesh("t.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n"
-                               "$Elements\n0\n$EndElements\n") ==
-        "t.msh:8: the mesh has no elements: $Elements is empty");
-  CHECK(error_of_mesh("t.vtk", "# vtk DataFile Version 3.0\nt\nASCII\nDATASET UNSTRUCTURED_GRID\n"
-                               "POINTS 1 float\n0 0 0\nCELLS 0 0\nCELL_TYPES 0\n") ==
+  CHECK(error_of_mesh("t.msh",
+                      "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n"
+                      "$Elements\n0\n$EndElements\n") == "t.msh:8: the mesh has no elements: $Elements is empty");
+  CHECK(error_of_mesh("t.vtk",
+                      "# vtk DataFile Version 3.0\nt\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+                      "POINTS 1 float\n0 0 0\nCELLS 0 0\nCELL_TYPES 0\n") ==
         "t.vtk:8: the mesh has no elements: CELL_TYPES is empty");
   CHECK(error_of_mesh("t.vtu",
                       "<VTKFile type=\"UnstructuredGrid\">\n<UnstructuredGrid>\n"
@@ -164,8 +164,8 @@ TEST_CASE("input errors: binary Gmsh errors give the byte offset") {
   CHECK(error_of(dir, [&] { read_mesh_file(dir.write("b.msh", binary)); }) ==
         "b.msh:6: the file ends inside $Nodes (at byte " + std::to_string(binary.size()) + ")");
   // A node tag 0 in the records: the offset of its record.
-  const std::string zero_tag = "$MeshFormat\n2.2 1 8\n" + bytes(std::vector<std::int32_t>{1}) +
-                               "\n$EndMeshFormat\n$Nodes\n2\n";
+  const std::string zero_tag =
+      "$MeshFormat\n2.2 1 8\n" + bytes(std::vector<std::int32_t>{1}) + "\n$EndMeshFormat\n$Nodes\n2\n";
   const std::string records = bytes(std::vector<std::int32_t>{1}) + bytes(std::vector<double>{0, 0, 0}) +
                               bytes(std::vector<std::int32_t>{0}) + bytes(std::vector<double>{1, 0, 0});
   CHECK(error_of(dir, [&] { read_mesh_file(dir.write("z.msh", zero_tag + records + "\n$EndNodes\n")); }) ==
@@ -174,10 +174,13 @@ TEST_CASE("input errors: binary Gmsh errors give the byte offset") {
 
 TEST_CASE("input errors: headers that claim more than the file holds are refused at the header") {
   ScratchDir dir;
-  CHECK(error_of(dir, [&] {
-          read_graph_file(dir.write("m.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2000000000\n1 2\n"));
-        }) == "m.mtx:2: the size line gives 2000000000 entries, but the rest of the file (4 bytes) holds at most 1 "
-              "(each takes at least 4 bytes)");
+  CHECK(error_of(dir,
+                 [&] {
+                   read_graph_file(
+                       dir.write("m.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2000000000\n1 2\n"));
+                 }) ==
+        "m.mtx:2: the size line gives 2000000000 entries, but the rest of the file (4 bytes) holds at most 1 "
+        "(each takes at least 4 bytes)");
   CHECK(error_of(dir, [&] { read_graph_file(dir.write("g.graph", "2000000000 1\n2\n1\n")); }) ==
         "g.graph:1: the header gives 2000000000 vertices, one line each, but the rest of the file (4 bytes) holds "
         "at most 5 (each takes at least 1 byte)");
@@ -187,15 +190,19 @@ TEST_CASE("input errors: headers that claim more than the file holds are refused
   CHECK(error_of(dir, [&] { read_mesh_file(dir.write("t.mesh", "2000000000\n1 2 3\n")); }) ==
         "t.mesh:1: the header gives 2000000000 elements, one line each, but the rest of the file (6 bytes) holds "
         "at most 3 (each takes at least 2 bytes)");
-  CHECK(starts_with(error_of(dir, [&] {
-                      read_mesh_file(dir.write("t.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2000000000\n"
+  CHECK(starts_with(error_of(dir,
+                             [&] {
+                               read_mesh_file(dir.write("t.msh",
+                                                        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2000000000\n"
                                                         "1 0 0 0\n$EndNodes\n"));
-                    }),
+                             }),
                     "t.msh:5: $Nodes gives 2000000000 nodes, but the rest of the file"));
-  CHECK(starts_with(error_of(dir, [&] {
-                      read_mesh_file(dir.write("t.vtk", "# vtk DataFile Version 3.0\nt\nASCII\n"
+  CHECK(starts_with(error_of(dir,
+                             [&] {
+                               read_mesh_file(dir.write("t.vtk",
+                                                        "# vtk DataFile Version 3.0\nt\nASCII\n"
                                                         "DATASET UNSTRUCTURED_GRID\nPOINTS 2000000000 float\n0 0 0\n"));
-                    }),
+                             }),
                     "t.vtk:5: POINTS gives 2000000000 points, 6000000000 numbers, but the rest of the file"));
 }
 
@@ -210,13 +217,15 @@ TEST_CASE("input errors: sizes a file implies past the memory limit are refused 
     read_graph_file(
         dir.write("m.mtx", "%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n1 2\n"));
   });
-  CHECK(starts_with(matrix, "m.mtx:2: the size line's 4000000000 x 4000000000 matrix with 1 entries implies a graph "
-                            "that needs about"));
+  CHECK(starts_with(matrix,
+                    "m.mtx:2: the size line's 4000000000 x 4000000000 matrix with 1 entries implies a graph "
+                    "that needs about"));
   CHECK(contains(matrix, over));
   const std::string mesh = error_of(dir, [&] { read_mesh_file(dir.write("t.mesh", "1\n1 2 300000000\n")); });
   CHECK(starts_with(mesh, "t.mesh:2: node ids up to 300000000 and 1 element imply a mesh that needs about"));
   CHECK(contains(mesh, over));
-  const std::string cells = error_of(dir, [&] { read_pattern_file(dir.write("p.rle", "x = 0, y = 0\n268435455o!\n")); });
+  const std::string cells =
+      error_of(dir, [&] { read_pattern_file(dir.write("p.rle", "x = 0, y = 0\n268435455o!\n")); });
   CHECK(starts_with(cells, "p.rle:2: a pattern of 268435455 live cells by this line needs about 12.0 GiB"));
   CHECK(contains(cells, over));
 }
@@ -250,8 +259,9 @@ TEST_CASE("input errors: grids and generators past the memory limit are refused 
 TEST_CASE("input errors: --max-memory refuses a source before it is built") {
   const CommandResult r = run_cli("compile --grid 4096x4096 --max-memory 64M");
   CHECK(r.status != 0);
-  CHECK(contains(r.out, "--grid 4096x4096 (16777216 cells, 8 neighbors each) needs about 1.7 GiB, more than "
-                        "--max-memory 64.0 MiB"));
+  CHECK(contains(r.out,
+                 "--grid 4096x4096 (16777216 cells, 8 neighbors each) needs about 1.7 GiB, more than "
+                 "--max-memory 64.0 MiB"));
   CHECK(contains(run_cli("compile --grid 8x8 --max-memory lots").out, "--max-memory takes a size"));
 }
 
@@ -296,13 +306,15 @@ TEST_CASE("input errors: config file values are reported at their line") {
   const std::string grid = "grid = 8x8\nsteps = 1\n";
   CHECK(error_of_config("a.ini", grid + "boundary = weird\n", "--backend cpu") ==
         "a.ini:3: unknown boundary 'weird' (periodic, fixed[:state], open, reflective)");
-  CHECK(error_of_config("b.ini", grid + "backend = gpu\n") == "b.ini:3: --backend must be cpu, cuda or auto, not 'gpu'");
+  CHECK(error_of_config("b.ini", grid + "backend = gpu\n") ==
+        "b.ini:3: --backend must be cpu, cuda or auto, not 'gpu'");
   CHECK(error_of_config("c.ini", grid + "order = foo\n", "--backend cpu") ==
         "c.ini:3: --order must be input, hilbert or rcm, not 'foo'");
   CHECK(error_of_config("d.ini", "steps = -3\n" + grid) == "d.ini:1: '-3' is not a value steps takes (see --help)");
-  CHECK(error_of_config("e.ini", grid + "max-memory = lots\n") == "e.ini:3: --max-memory takes a size in bytes with "
-                                                                  "an optional unit K, M, G or T (powers of 1024): "
-                                                                  "512M, 8G, 1.5T; not 'lots'");
+  CHECK(error_of_config("e.ini", grid + "max-memory = lots\n") ==
+        "e.ini:3: --max-memory takes a size in bytes with "
+        "an optional unit K, M, G or T (powers of 1024): "
+        "512M, 8G, 1.5T; not 'lots'");
   CHECK(error_of_config("f.ini", "[run]\n" + grid + "[compare]\nsteps = 2\n") ==
         "f.ini:5: 'steps' is given twice: on line 3 and here");
   CHECK(error_of_config("g.ini", grid + "param = T=1\nparam = T=2\n", "--model ising") ==

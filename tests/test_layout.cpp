@@ -103,8 +103,7 @@ TEST_CASE("layout: hubs come first, whole slices, row-major") {
   Layout giants = compile(g, o);
   check_layout_matches(g, giants);
   REQUIRE(giants.num_giant_hubs > 0);
-  for (VertexId v = 0; v < giants.num_vertices; ++v)
-    REQUIRE((v < giants.num_giant_hubs) == (giants.degree[v] >= 200));
+  for (VertexId v = 0; v < giants.num_vertices; ++v) REQUIRE((v < giants.num_giant_hubs) == (giants.degree[v] >= 200));
   CHECK(r.histogram_bucketed);
   std::uint64_t counted = 0;
   for (auto [degree, count] : r.degree_histogram) counted += count;

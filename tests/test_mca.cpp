@@ -133,7 +133,7 @@ TEST_CASE("mca: the plate starts with every touching pair bonded, but across the
   }
   CHECK(six > 400);
   CHECK(driven == 2 * 2 * 19 - 2);  // two columns at each end; the last row's right end is missing
-  CHECK(cut == 2 * 10);  // rows 0 .. 9 (half of 19, rounded): the pair within the row, the diagonal above
+  CHECK(cut == 2 * 10);             // rows 0 .. 9 (half of 19, rounded): the pair within the row, the diagonal above
   CHECK(observable(*sim, "bonds") == double(s.bond_ends() / 2));
   CHECK(observable(*sim, "potential") < 1e-20);
 
@@ -212,7 +212,7 @@ TEST_CASE("mca: energy drift of purely elastic bonds shrinks about 4x per halvin
     for (double dt : {0.08, 0.04, 0.02}) {
       McaRun run = thermal_plate(dims, 0.08);
       run.params["dt"] = std::to_string(dt);
-      run.params["notch"] = "0";   // no unlinked pair touches: every force is a bond's
+      run.params["notch"] = "0";    // no unlinked pair touches: every force is a bond's
       run.params["break"] = "0.5";  // none breaks
       run.params["form"] = "0";     // none forms
       run.skin = 0.3;
@@ -297,8 +297,8 @@ TEST_CASE("mca: crowded contacts link one bond per particle per step, symmetrica
     run.particles = std::uint32_t(around + 1);
     run.params = {{"form", "1.05"}, {"kc", "2"}, {"damping", "0.5"}};
     auto sim = make_mca_empty(run);
-    McaState s(mca_info().initial_state({{"grip", "0"}, {"columns", "2"}, {"thermal", "0"}}, make_box(dims, 40, 40, 40, false),
-                                        run.particles, 1),
+    McaState s(mca_info().initial_state({{"grip", "0"}, {"columns", "2"}, {"thermal", "0"}},
+                                        make_box(dims, 40, 40, 40, false), run.particles, 1),
                dims);
     for (auto& slot : s.bonds) std::fill(slot.begin(), slot.end(), kNoParticle);
     for (int a = 0; a < dims; ++a) s.position[a][0] = 5.0;

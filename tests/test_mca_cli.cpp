@@ -34,18 +34,21 @@ std::vector<std::vector<double>> csv_rows(const std::string& csv) {
 
 TEST_CASE("cli: the MCA plate is pulled apart until it cracks, with statistics and a VTK series") {
   ScratchDir dir;
-  const auto r = run_cli("run --backend cpu --model mca --particles 2000 --box 90x50 --boundary closed --steps 3000 "
-                         "--stats " + dir / "s.csv --stats-every 500 --vtk " + dir / "plate --vtk-every 1500 --png " +
-                         dir / "plate.png --png-size 300");
+  const auto r = run_cli(
+      "run --backend cpu --model mca --particles 2000 --box 90x50 --boundary closed --steps 3000 "
+      "--stats " +
+      dir / "s.csv --stats-every 500 --vtk " + dir / "plate --vtk-every 1500 --png " +
+      dir / "plate.png --png-size 300");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find("ran 3000 steps of mca on 2000 particles in a 2D closed box 90x50 (r 1.05, skin 0.2625) on cpu") == 0);
+  CHECK(r.out.find("ran 3000 steps of mca on 2000 particles in a 2D closed box 90x50 (r 1.05, skin 0.2625) on cpu") ==
+        0);
   const std::string csv = read_file(dir / "s.csv");
   CHECK(csv.rfind("step,kinetic,potential,energy,px,py,bonds\n0,", 0) == 0);
   const auto rows = csv_rows(csv);
-  REQUIRE(rows.size() == 7);  // steps 0, 500, ..., 3000
+  REQUIRE(rows.size() == 7);            // steps 0, 500, ..., 3000
   CHECK(rows[0][2] < 1e-12);            // the plate starts at rest length
   CHECK(rows[3][2] > 10 * rows[0][1]);  // stretched: elastic energy stored, ten times the grips' kinetic
-  CHECK(rows[6][6] < rows[0][6] - 30);   // cracked: bonds broke (a row's worth and more)
+  CHECK(rows[6][6] < rows[0][6] - 30);  // cracked: bonds broke (a row's worth and more)
   for (const char* name : {"plate_000000.vtu", "plate_001500.vtu", "plate_003000.vtu", "plate.pvd", "plate.png"})
     CHECK_MESSAGE(std::filesystem::exists(dir / name), name);
   const std::string last = read_file(dir / "plate_003000.vtu");

@@ -36,8 +36,9 @@ void check_same_mca_run(McaRun run, const std::vector<std::uint64_t>& chunks) {
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: mca: plates that crack run on the GPU as on the CPU, bit for bit (2D, 3D, periodic, closed, any skin)" *
-            doctest::skip(!cuda_device_available())) {
+  TEST_CASE(
+      "gpu: mca: plates that crack run on the GPU as on the CPU, bit for bit (2D, 3D, periodic, closed, any skin)" *
+      doctest::skip(!cuda_device_available())) {
     for (int dims : {2, 3})
       for (bool periodic : {true, false})
         for (double skin : {0.0, 0.3}) {
@@ -66,7 +67,8 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: mca: a 10^5-particle plate equals the CPU after 200 steps" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: mca: a 10^5-particle plate equals the CPU after 200 steps" *
+            doctest::skip(!cuda_device_available())) {
     McaRun run;
     run.box = make_box(2, 500, 260, 1, false);
     run.particles = 100000;

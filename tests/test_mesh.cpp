@@ -25,8 +25,7 @@ using namespace cellgraph;
 namespace {
 
 // VTK cell types, as Mesh::element_type holds them.
-constexpr int kVertex = 1, kLine = 3, kTriangle = 5, kQuad = 9, kTetra = 10, kWedge = 13,
-              kQuadraticTetra = 24;
+constexpr int kVertex = 1, kLine = 3, kTriangle = 5, kQuad = 9, kTetra = 10, kWedge = 13, kQuadraticTetra = 24;
 
 Mesh sample(const std::string& name) { return read_mesh_file(data_path("meshes/" + name)); }
 
@@ -95,14 +94,12 @@ std::string bytes_of(const std::vector<T>& values) {
 }
 
 std::string base64(const std::string& bytes) {
-  static constexpr char kDigits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   for (std::size_t i = 0; i < bytes.size(); i += 3) {
     std::uint32_t bits = 0;
     const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
-    for (std::size_t k = 0; k < 3; ++k)
-      bits = bits << 8 | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0u);
+    for (std::size_t k = 0; k < 3; ++k) bits = bits << 8 | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0u);
     for (std::size_t k = 0; k < 4; ++k) out += k <= n ? kDigits[(bits >> (18 - 6 * k)) & 63] : '=';
   }
   return out;
@@ -139,9 +136,7 @@ TEST_CASE("mesh: Gmsh samples have their published node and element counts") {
       {"t11_2d_quad_v41.msh", 3519, {{kQuad, 3485}, {kLine, 66}, {kVertex, 4}}},
       {"t5_3d_tet_v41.msh", 2857, {{kTetra, 13391}}},
       {"t5_3d_tet_v41_binary.msh", 2857, {{kTetra, 13391}}},
-      {"t3_3d_tet_prism_v41.msh",
-       11284,
-       {{kTetra, 21720}, {kWedge, 12308}, {kTriangle, 724}, {kLine, 70}}},
+      {"t3_3d_tet_prism_v41.msh", 11284, {{kTetra, 21720}, {kWedge, 12308}, {kTriangle, 724}, {kLine, 70}}},
   };
   for (const Expected& expected : samples) {
     CAPTURE(expected.file);
@@ -196,12 +191,11 @@ TEST_CASE("mesh: binary MSH 2.2 equals its ASCII twin") {
       "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
       "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n$EndNodes\n"
       "$Elements\n3\n1 2 2 0 1 1 2 3\n2 2 2 0 1 2 4 3\n3 1 1 7 1 2\n$EndElements\n";
-  std::string binary = "$MeshFormat\n2.2 1 8\n" + bytes_of(std::vector<std::int32_t>{1}) +
-                       "\n$EndMeshFormat\n$Nodes\n4\n";
+  std::string binary =
+      "$MeshFormat\n2.2 1 8\n" + bytes_of(std::vector<std::int32_t>{1}) + "\n$EndMeshFormat\n$Nodes\n4\n";
   const double xy[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
   for (int i = 0; i < 4; ++i)
-    binary += bytes_of(std::vector<std::int32_t>{i + 1}) +
-              bytes_of(std::vector<double>{xy[i][0], xy[i][1], 0});
+    binary += bytes_of(std::vector<std::int32_t>{i + 1}) + bytes_of(std::vector<double>{xy[i][0], xy[i][1], 0});
   binary += "\n$EndNodes\n$Elements\n3\n";
   // Blocks: (type, count, tags), then per element its tag, tags and nodes.
   binary += bytes_of(std::vector<std::int32_t>{2, 2, 2, 1, 0, 1, 1, 2, 3, 2, 0, 1, 2, 4, 3});
@@ -298,8 +292,7 @@ TEST_CASE("mesh: legacy VTK, classic and 5.x cell layouts") {
       "CELL_TYPES 3\n10\n10\n5\nCELL_DATA 3\nSCALARS s int 1\n";
   check_two_tets_and_a_triangle(read_text("classic.vtk", classic));
 
-  const std::string v5 = "# vtk DataFile Version 5.1\n\nASCII\nDATASET UNSTRUCTURED_GRID\n" +
-                         points +
+  const std::string v5 = "# vtk DataFile Version 5.1\n\nASCII\nDATASET UNSTRUCTURED_GRID\n" + points +
                          "METADATA\nINFORMATION 0\n\nCELLS 4 11\n"
                          "OFFSETS vtktypeint64\n0 4 8 11\n"
                          "CONNECTIVITY vtktypeint64\n0 1 2 3 1 2 3 4\n0 1 2\n"
@@ -308,9 +301,8 @@ TEST_CASE("mesh: legacy VTK, classic and 5.x cell layouts") {
 }
 
 TEST_CASE("mesh: VTU with ascii and base64 arrays") {
-  const auto vtu = [](const std::string& header_type, const std::string& points,
-                      const std::string& connectivity, const std::string& offsets,
-                      const std::string& types, const std::string& format) {
+  const auto vtu = [](const std::string& header_type, const std::string& points, const std::string& connectivity,
+                      const std::string& offsets, const std::string& types, const std::string& format) {
     return "<?xml version=\"1.0\"?>\n<!-- written by hand -->\n"
            "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
            "header_type=\"" +
@@ -327,13 +319,11 @@ TEST_CASE("mesh: VTU with ascii and base64 arrays") {
            format + "\">" + offsets +
            "</DataArray>\n"
            "<DataArray type=\"UInt8\" Name=\"types\" format=\"" +
-           format + "\">" + types +
-           "</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
+           format + "\">" + types + "</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
   };
   SUBCASE("ascii") {
-    check_two_tets_and_a_triangle(
-        read_text("ascii.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 1\n1 1 1",
-                                   "0 1 2 3 1 2 3 4 0 1 2", "4 8 11", "10 10 5", "ascii")));
+    check_two_tets_and_a_triangle(read_text("ascii.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 1\n1 1 1",
+                                                             "0 1 2 3 1 2 3 4 0 1 2", "4 8 11", "10 10 5", "ascii")));
   }
   // VTK encodes the size header apart from the data; meshio encodes them together.
   const auto encoded = [](auto header, const std::string& data, bool apart) {
@@ -347,30 +337,23 @@ TEST_CASE("mesh: VTU with ascii and base64 arrays") {
     SUBCASE("base64, UInt32 header") {
       const std::uint32_t h = 0;
       check_two_tets_and_a_triangle(read_text(
-          "b32.vtu",
-          vtu("UInt32", encoded(h, bytes_of(kPoints), apart),
-              encoded(h, bytes_of(connectivity), apart), encoded(h, bytes_of(offsets), apart),
-              encoded(h, bytes_of(kTypes), apart), "binary")));
+          "b32.vtu", vtu("UInt32", encoded(h, bytes_of(kPoints), apart), encoded(h, bytes_of(connectivity), apart),
+                         encoded(h, bytes_of(offsets), apart), encoded(h, bytes_of(kTypes), apart), "binary")));
     }
     SUBCASE("base64, UInt64 header") {
       const std::uint64_t h = 0;
       check_two_tets_and_a_triangle(read_text(
-          "b64.vtu",
-          vtu("UInt64", encoded(h, bytes_of(kPoints), apart),
-              encoded(h, bytes_of(connectivity), apart), encoded(h, bytes_of(offsets), apart),
-              encoded(h, bytes_of(kTypes), apart), "binary")));
+          "b64.vtu", vtu("UInt64", encoded(h, bytes_of(kPoints), apart), encoded(h, bytes_of(connectivity), apart),
+                         encoded(h, bytes_of(offsets), apart), encoded(h, bytes_of(kTypes), apart), "binary")));
     }
   }
   SUBCASE("faults") {
-    CHECK(error_of("bad.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 1\n1 1 1",
-                                  "0 1 2 3 1 2 3 9 0 1 2", "4 8 11", "10 10 5", "ascii")) ==
-          "bad.vtu:15: cell 1 refers to point 9, but there are 5");
-    CHECK(error_of("bad.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 1\n1 1 1",
-                                  "0 1 2 3 1 2 3 4 0 1 2", "4 8 11", "10 42 5", "ascii")) ==
-          "bad.vtu:17: cell 1 has VTK type 42, which is not supported");
-    CHECK(error_of("bad.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 x\n1 1 1",
-                                  "0 1 2 3 1 2 3 4 0 1 2", "4 8 11", "10 10 5", "ascii")) ==
-          "bad.vtu:10: coordinate 'x' is not a finite number");
+    CHECK(error_of("bad.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 1\n1 1 1", "0 1 2 3 1 2 3 9 0 1 2", "4 8 11",
+                                  "10 10 5", "ascii")) == "bad.vtu:15: cell 1 refers to point 9, but there are 5");
+    CHECK(error_of("bad.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 1\n1 1 1", "0 1 2 3 1 2 3 4 0 1 2", "4 8 11",
+                                  "10 42 5", "ascii")) == "bad.vtu:17: cell 1 has VTK type 42, which is not supported");
+    CHECK(error_of("bad.vtu", vtu("UInt32", "0 0 0 1 0 0\n0 1 0 0 0 x\n1 1 1", "0 1 2 3 1 2 3 4 0 1 2", "4 8 11",
+                                  "10 10 5", "ascii")) == "bad.vtu:10: coordinate 'x' is not a finite number");
   }
 }
 
@@ -396,31 +379,26 @@ TEST_CASE("mesh: malformed Gmsh files") {
         "t.msh:12: a triangle with 0 tags needs 6 fields, found 5 fields");
   CHECK(error_of("t.msh", format + nodes + "$Elements\n2\n1 2 0 1 2 3\n$EndElements\n") ==
         "t.msh:13: $Elements holds 1 elements, but its header gives 2");
-  CHECK(error_of("t.msh", format + "$Elements\n0\n$EndElements\n") ==
-        "t.msh:4: $Elements comes before $Nodes");
+  CHECK(error_of("t.msh", format + "$Elements\n0\n$EndElements\n") == "t.msh:4: $Elements comes before $Nodes");
   CHECK(error_of("t.msh", format + "$PhysicalNames\n1\n2 1 \"s\"\n") ==
         "t.msh:4: $PhysicalNames has no $EndPhysicalNames");
   CHECK(error_of("t.msh", "$MeshFormat\n4.0 0 8\n$EndMeshFormat\n") ==
         "t.msh:2: MSH version 4.0 is not supported (2.2 and 4.1 are)");
-  CHECK(error_of("t.msh", "$MeshFormat\n2.2 0 8\n") ==
-        "t.msh:2: the file ends before $EndMeshFormat");
+  CHECK(error_of("t.msh", "$MeshFormat\n2.2 0 8\n") == "t.msh:2: the file ends before $EndMeshFormat");
 
   const std::string format41 = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n";
-  CHECK(
-      error_of("t.msh",
-               format41 + "$Nodes\n1 2 1 2\n2 1 0 3\n1\n2\n3\n0 0 0\n1 1 1\n2 2 2\n$EndNodes\n") ==
-      "t.msh:6: $Nodes holds 3 nodes, but its header gives 2");
+  CHECK(error_of("t.msh", format41 + "$Nodes\n1 2 1 2\n2 1 0 3\n1\n2\n3\n0 0 0\n1 1 1\n2 2 2\n$EndNodes\n") ==
+        "t.msh:6: $Nodes holds 3 nodes, but its header gives 2");
   CHECK(error_of("t.msh", format41 + "$Nodes\n1 2 1 2\n2 1 0 2\n1\n2\n0 0 0\n$EndNodes\n") ==
         "t.msh:10: $Nodes holds 1 nodes, but its header gives 2");
   CHECK(error_of("t.msh", format41 + "$Nodes\n1 2 1 2\n2 1 0 2\n1\n2\n0 0 0\n1 1\n$EndNodes\n") ==
         "t.msh:10: expected 3 coordinates, found 2 fields");
 
   // Binary: the error names the line that the bytes are on.
-  std::string binary =
-      "$MeshFormat\n4.1 1 8\n" + bytes_of(std::vector<std::int32_t>{1}) +
-      "\n$EndMeshFormat\n$Nodes\n" + bytes_of(std::vector<std::uint64_t>{1, 5, 1, 5}) +
-      bytes_of(std::vector<std::int32_t>{2, 1, 0}) + bytes_of(std::vector<std::uint64_t>{5}) +
-      bytes_of(std::vector<std::uint64_t>{1, 2});
+  std::string binary = "$MeshFormat\n4.1 1 8\n" + bytes_of(std::vector<std::int32_t>{1}) +
+                       "\n$EndMeshFormat\n$Nodes\n" + bytes_of(std::vector<std::uint64_t>{1, 5, 1, 5}) +
+                       bytes_of(std::vector<std::int32_t>{2, 1, 0}) + bytes_of(std::vector<std::uint64_t>{5}) +
+                       bytes_of(std::vector<std::uint64_t>{1, 2});
   CHECK(error_of("b.msh", binary) ==
         "b.msh:6: the file ends inside $Nodes (at byte " + std::to_string(binary.size()) + ")");
 }
@@ -429,29 +407,22 @@ TEST_CASE("mesh: malformed METIS meshes") {
   CHECK(error_of("t.mesh", "") == "t.mesh:0: empty file; expected the header 'ne [ncon]'");
   CHECK(error_of("t.mesh", "% comment\n3\n1 2 3\n2 3 4\n") ==
         "t.mesh:2: the header gives 3 elements, but the file has 2 element lines");
-  CHECK(error_of("t.mesh", "1\n1 2 3\n2 3 4\n") ==
-        "t.mesh:3: more than the 1 element lines the header gives");
+  CHECK(error_of("t.mesh", "1\n1 2 3\n2 3 4\n") == "t.mesh:3: more than the 1 element lines the header gives");
   CHECK(error_of("t.mesh", "1\n1 0 3\n") == "t.mesh:2: node 0 is out of range 1..4294967294");
-  CHECK(error_of("t.mesh", "1\n1 2 3 4 5 6 7\n") ==
-        "t.mesh:2: element 1 has 7 nodes; known elements have 1-6 or 8");
+  CHECK(error_of("t.mesh", "1\n1 2 3 4 5 6 7\n") == "t.mesh:2: element 1 has 7 nodes; known elements have 1-6 or 8");
   CHECK(error_of("t.mesh", "1 1\n5 1 2 3\n") == "(no error)");  // weight 5, then a triangle
-  CHECK(error_of("t.mesh", "1 2\n5\n") ==
-        "t.mesh:2: element 1 needs 2 weights and then its nodes, found 1 field");
+  CHECK(error_of("t.mesh", "1 2\n5\n") == "t.mesh:2: element 1 needs 2 weights and then its nodes, found 1 field");
 }
 
 TEST_CASE("mesh: malformed legacy VTK files") {
   const std::string head = "# vtk DataFile Version 3.0\nt\nASCII\nDATASET UNSTRUCTURED_GRID\n";
   CHECK(error_of("t.vtk", "# vtk DataFile Version 3.0\nt\nBINARY\n") ==
         "t.vtk:3: only ASCII legacy VTK files are supported");
-  CHECK(error_of("t.vtk", head + "POINTS 2 float\n0 0 0 1 1\n") ==
-        "t.vtk:6: the file ends before the end of POINTS");
-  CHECK(error_of("t.vtk",
-                 head + "POINTS 2 float\n0 0 0 1 1 1\nCELLS 1 3\n2 0 2\nCELL_TYPES 1\n3\n") ==
+  CHECK(error_of("t.vtk", head + "POINTS 2 float\n0 0 0 1 1\n") == "t.vtk:6: the file ends before the end of POINTS");
+  CHECK(error_of("t.vtk", head + "POINTS 2 float\n0 0 0 1 1 1\nCELLS 1 3\n2 0 2\nCELL_TYPES 1\n3\n") ==
         "t.vtk:7: cell 0 refers to point 2, but there are 2");
-  CHECK(error_of("t.vtk",
-                 head + "POINTS 2 float\n0 0 0 1 1 1\nCELLS 1 4\n2 0 1\nCELL_TYPES 1\n3\n") ==
+  CHECK(error_of("t.vtk", head + "POINTS 2 float\n0 0 0 1 1 1\nCELLS 1 4\n2 0 1\nCELL_TYPES 1\n3\n") ==
         "t.vtk:7: CELLS holds 3 numbers, but its header gives 4");
-  CHECK(error_of("t.vtk",
-                 head + "POINTS 2 float\n0 0 0 1 1 1\nCELLS 1 3\n2 0 1\nCELL_TYPES 1\n5\n") ==
+  CHECK(error_of("t.vtk", head + "POINTS 2 float\n0 0 0 1 1 1\nCELLS 1 3\n2 0 1\nCELL_TYPES 1\n5\n") ==
         "t.vtk:7: cell 0, a triangle, has 2 nodes");
 }

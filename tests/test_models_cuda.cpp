@@ -49,8 +49,8 @@ const Case kCases[] = {
 
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: Jones-Plassmann colors equal the CPU's greedy colors" * doctest::skip(!cuda_device_available())) {
-    for (const Graph& g : {build_grid_graph(square_grid(101, 77)), random_geometric_graph(30000, 10, 2),
-                           rmat_graph(14, 16, 3)}) {
+    for (const Graph& g :
+         {build_grid_graph(square_grid(101, 77)), random_geometric_graph(30000, 10, 2), rmat_graph(14, 16, 3)}) {
       const Layout L = compile(g, small_hubs());
       const auto gpu = gpu_coloring(L, 5);
       CHECK_NOTHROW(check_coloring(L, gpu));
@@ -58,7 +58,8 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: random models, every update mode, equal the CPU bit for bit" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: random models, every update mode, equal the CPU bit for bit" *
+            doctest::skip(!cuda_device_available())) {
     const Graph grid = build_grid_graph(square_grid(61, 43, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
     const Graph hubs = rmat_graph(13, 16, 9);
     for (const Case& c : kCases)
@@ -72,7 +73,8 @@ TEST_SUITE("gpu") {
       }
   }
 
-  TEST_CASE("gpu: rule numbers, by slot and by sum, equal the CPU bit for bit" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: rule numbers, by slot and by sum, equal the CPU bit for bit" *
+            doctest::skip(!cuda_device_available())) {
     const Graph grid = build_grid_graph(square_grid(61, 43, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
     const Graph hubs = rmat_graph(13, 16, 9);
     CompileOptions every_cell_a_hub;  // the slots folded by a warp, merged by combine()

@@ -33,11 +33,11 @@ std::vector<SearchCase> search_cases() {
   for (bool periodic : {true, false})
     for (double density : {0.3, 2.0, 7.0}) {
       cases.push_back({make_box(2, 10.37, 7.9, 1, periodic), 1.0, density});
-      cases.push_back({make_box(2, 13.1, 2.6, 1, periodic), 0.73, density});   // 3 bins across y
+      cases.push_back({make_box(2, 13.1, 2.6, 1, periodic), 0.73, density});  // 3 bins across y
       cases.push_back({make_box(3, 5.3, 4.45, 3.7, periodic), 1.0, density});
-      cases.push_back({make_box(3, 2.2, 6.1, 1.9, periodic), 0.9, density});   // 2 bins along x and z
+      cases.push_back({make_box(3, 2.2, 6.1, 1.9, periodic), 0.9, density});  // 2 bins along x and z
     }
-  cases.push_back({make_box(2, 40.0, 1.5, 1, true), 1.0, 3.0});  // one bin across, every pair wraps
+  cases.push_back({make_box(2, 40.0, 1.5, 1, true), 1.0, 3.0});    // one bin across, every pair wraps
   cases.push_back({make_box(3, 1.0, 1.0, 1.0, true), 0.6, 20.0});  // r above L/2: nearest images only
   return cases;
 }
@@ -161,14 +161,14 @@ TEST_CASE("movable: bad boxes, cutoffs and positions are refused by name") {
   p.axis[0] = {0.5, 1.5};
   p.axis[1] = {0.5, 4.0};
   const Box box = make_box(2, 4.0, 4.0, 1, true);
-  CHECK_THROWS_WITH_AS(find_neighbors(box, 1.0, p.view()), doctest::Contains("particle 1 lies outside the periodic box"),
-                       Error);
+  CHECK_THROWS_WITH_AS(find_neighbors(box, 1.0, p.view()),
+                       doctest::Contains("particle 1 lies outside the periodic box"), Error);
   p.axis[1][1] = std::nan("");
   CHECK_THROWS_WITH_AS(find_neighbors(box, 1.0, p.view()), doctest::Contains("not finite"), Error);
   p.axis[1][1] = 1.0;
   CHECK_THROWS_WITH_AS(find_neighbors(box, 0.0, p.view()), doctest::Contains("cutoff must be positive"), Error);
-  CHECK_THROWS_WITH_AS(find_neighbors(make_box(4, 1, 1, 1, true), 1.0, p.view()), doctest::Contains("2 or 3 dimensions"),
-                       Error);
+  CHECK_THROWS_WITH_AS(find_neighbors(make_box(4, 1, 1, 1, true), 1.0, p.view()),
+                       doctest::Contains("2 or 3 dimensions"), Error);
   CHECK_THROWS_WITH_AS(find_neighbors(make_box(2, -1, 1, 1, true), 1.0, p.view()), doctest::Contains("along x"), Error);
   Box closed = box;
   closed.periodic = false;

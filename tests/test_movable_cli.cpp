@@ -25,9 +25,11 @@ TEST_CASE("movable: VTK point series hold each snapshot's points, ids and vector
   const std::string first = read_file(dir / "p_000000.vtu");
   CHECK(first.find("<Piece NumberOfPoints=\"2\" NumberOfCells=\"2\">") != std::string::npos);
   CHECK(first.find("Name=\"id\" format=\"ascii\">\n          0 1\n") != std::string::npos);
-  CHECK(first.find("Name=\"heading\" NumberOfComponents=\"3\" format=\"ascii\">\n          1 0 0\n          0 -1 0\n") !=
-        std::string::npos);
-  CHECK(first.find("Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n          0.5 1 0\n          2 3.5 0\n") !=
+  CHECK(
+      first.find("Name=\"heading\" NumberOfComponents=\"3\" format=\"ascii\">\n          1 0 0\n          0 -1 0\n") !=
+      std::string::npos);
+  CHECK(first.find(
+            "Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n          0.5 1 0\n          2 3.5 0\n") !=
         std::string::npos);
   CHECK(read_file(dir / "p_000010.vtu").find("0.75 1 0\n") != std::string::npos);
   const std::string pvd = read_file(dir / "p.pvd");
@@ -36,7 +38,8 @@ TEST_CASE("movable: VTK point series hold each snapshot's points, ids and vector
   CHECK_THROWS_WITH_AS(series.write(5, {0, 0, 1, 1}), doctest::Contains("steps must increase"), Error);
   CHECK_THROWS_WITH_AS(series.write(20, {0, 0, 1}), doctest::Contains("not points of 2"), Error);
   CHECK_THROWS_WITH_AS(series.write(20, {0, 0, 1, 1}, {{"id", 1, {1, 2}}}), doctest::Contains("'id'"), Error);
-  CHECK_THROWS_WITH_AS(series.write(20, {0, 0, 1, 1}, {{"v", 2, {1, 2}}}), doctest::Contains("2 values for 2 points"), Error);
+  CHECK_THROWS_WITH_AS(series.write(20, {0, 0, 1, 1}, {{"v", 2, {1, 2}}}), doctest::Contains("2 values for 2 points"),
+                       Error);
   CHECK(!std::filesystem::exists(dir / "p_000020.vtu"));
 }
 
@@ -49,10 +52,11 @@ TEST_CASE("movable: the quick look colours particles by heading") {
   auto index_at = [](const ParticlePicture& q, std::int64_t x, std::int64_t y) {
     return q.image.pixels[std::size_t(y * q.image.width + x)];
   };
-  const std::uint8_t lower_left = index_at(p, 33, 367), upper_right = index_at(p, 367, 33), middle = index_at(p, 200, 200);
-  CHECK(middle == 255);  // background
+  const std::uint8_t lower_left = index_at(p, 33, 367), upper_right = index_at(p, 367, 33),
+                     middle = index_at(p, 200, 200);
+  CHECK(middle == 255);                        // background
   CHECK(lower_left == kDirectionColours / 2);  // angle 0: halfway round from -pi
-  CHECK(upper_right == 0);                    // angle pi: the wheel's start again
+  CHECK(upper_right == 0);                     // angle pi: the wheel's start again
   CHECK(p.colours[middle] == kBackgroundColour);
   CHECK(!(p.colours[lower_left] == p.colours[upper_right]));
   const ParticlePicture plain = particle_picture({1.0, 1.0, 9.0, 9.0}, 2, {}, 400);
@@ -62,9 +66,10 @@ TEST_CASE("movable: the quick look colours particles by heading") {
 
 TEST_CASE("cli: a Vicsek run writes its order parameter, VTK points and a picture") {
   ScratchDir dir;
-  const auto r = run_cli("run --backend cpu --model vicsek --particles 400 --box 10 --param eta=0.2 --steps 60 --seed 3 "
-                         "--stats " + dir / "s.csv --stats-every 20 --vtk " + dir / "v --vtk-every 30 --png " +
-                         dir / "v.png --png-size 200");
+  const auto r = run_cli(
+      "run --backend cpu --model vicsek --particles 400 --box 10 --param eta=0.2 --steps 60 --seed 3 "
+      "--stats " +
+      dir / "s.csv --stats-every 20 --vtk " + dir / "v --vtk-every 30 --png " + dir / "v.png --png-size 200");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("ran 60 steps of vicsek on 400 particles in a 2D periodic box 10x10 (r 1, skin 0.25) on cpu") == 0);
   const std::string csv = read_file(dir / "s.csv");
@@ -75,7 +80,8 @@ TEST_CASE("cli: a Vicsek run writes its order parameter, VTK points and a pictur
   CHECK(r.out.find("; order " + std::to_string(std::stod(last)).substr(0, 4)) != std::string::npos);
   for (const char* name : {"v_000000.vtu", "v_000030.vtu", "v_000060.vtu", "v.pvd", "v.png"})
     CHECK_MESSAGE(std::filesystem::exists(dir / name), name);
-  CHECK(read_file(dir / "v_000060.vtu").find("<Piece NumberOfPoints=\"400\" NumberOfCells=\"400\">") != std::string::npos);
+  CHECK(read_file(dir / "v_000060.vtu").find("<Piece NumberOfPoints=\"400\" NumberOfCells=\"400\">") !=
+        std::string::npos);
   CHECK(read_file(dir / "v_000060.vtu").find("Name=\"heading\" NumberOfComponents=\"3\"") != std::string::npos);
   const RgbImage png = read_png(dir / "v.png");
   CHECK(std::max(png.width, png.height) == 200);

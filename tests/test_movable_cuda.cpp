@@ -22,9 +22,9 @@ struct DeviceCase {
 std::vector<DeviceCase> device_cases() {
   std::vector<DeviceCase> cases;
   for (bool periodic : {true, false}) {
-    cases.push_back({make_box(2, 30.7, 21.3, 1, periodic), 1.0, 2000});    // sparse
-    cases.push_back({make_box(2, 30.7, 21.3, 1, periodic), 1.0, 20000});   // crowded
-    cases.push_back({make_box(2, 11.0, 2.5, 1, periodic), 0.9, 3000});     // 2 bins across y
+    cases.push_back({make_box(2, 30.7, 21.3, 1, periodic), 1.0, 2000});   // sparse
+    cases.push_back({make_box(2, 30.7, 21.3, 1, periodic), 1.0, 20000});  // crowded
+    cases.push_back({make_box(2, 11.0, 2.5, 1, periodic), 0.9, 3000});    // 2 bins across y
     cases.push_back({make_box(3, 9.1, 7.7, 6.35, periodic), 1.0, 5000});
     cases.push_back({make_box(3, 1.9, 12.0, 2.7, periodic), 0.85, 4000});  // 2 and 3 bins
   }
@@ -75,7 +75,8 @@ TEST_SUITE("gpu") {
     check_device_search<float>();
   }
 
-  TEST_CASE("gpu: movable: graphs with hubs are compiled on the host, to the same layout" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: movable: graphs with hubs are compiled on the host, to the same layout" *
+            doctest::skip(!cuda_device_available())) {
     const Box box = make_box(2, 12.0, 12.0, 1, true);
     const Particles<double> p = random_particles<double>(box, 6000, 3, 1.0);
     const NeighborGraph g = find_neighbors(box, 1.0, p.view());
@@ -87,7 +88,8 @@ TEST_SUITE("gpu") {
     check_same_layout(cuda::compile_neighbors(g, small_hubs), expected);
   }
 
-  TEST_CASE("gpu: movable: positions outside the periodic box are refused on the device" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: movable: positions outside the periodic box are refused on the device" *
+            doctest::skip(!cuda_device_available())) {
     Particles<double> p;
     p.axis[0] = {0.5, 1.5, 2.5};
     p.axis[1] = {0.5, 1.5, 4.25};
@@ -126,7 +128,8 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: movable: Vicsek at low noise and 10^5 particles equals the CPU" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: movable: Vicsek at low noise and 10^5 particles equals the CPU" *
+            doctest::skip(!cuda_device_available())) {
     VicsekRun run;
     run.particles = 100000;
     run.box = density_four_square(run.particles);

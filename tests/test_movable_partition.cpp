@@ -185,13 +185,14 @@ TEST_CASE("movable partition: near() measures the distance to a region by the ne
   Box closed = box;
   closed.periodic = false;
   const SpatialDecomposition c(closed, 1.0, 2, {xs.data(), ys.data()}, 2);
-  CHECK(!c.near(0, near_wall, 0.5));  // no wrapping in a closed box
+  CHECK(!c.near(0, near_wall, 0.5));       // no wrapping in a closed box
   const double outside[2] = {10.0, -3.0};  // on the far wall, below the floor: still owned
   CHECK(c.owner(outside) == 1);
   CHECK(c.near(1, outside, 0.0));
 }
 
-TEST_CASE("movable partition: a split Vicsek run equals the whole run (2 to 4 parts, 2D, 3D, periodic, closed, skins)") {
+TEST_CASE(
+    "movable partition: a split Vicsek run equals the whole run (2 to 4 parts, 2D, 3D, periodic, closed, skins)") {
   for (int dims : {2, 3})
     for (bool periodic : {true, false})
       for (double skin : {0.0, 1.0}) {
@@ -216,10 +217,11 @@ TEST_CASE("movable partition: bad splits, backends and hub lists are refused wit
   run.particles = 60;
   run.box = make_box(2, 3.0, 3.0, 1, true);  // 2 x 2 bins of r + skin = 1.25
   run.skin = 0.25;
-  CHECK_THROWS_WITH_AS(VicsekParts(run, 5),
-                       doctest::Contains("cannot split the box into 5 parts: regions are whole bins at least r + skin = "
-                                         "1.250000 wide, and the box has 2x2 bins (at most 4 parts)"),
-                       Error);
+  CHECK_THROWS_WITH_AS(
+      VicsekParts(run, 5),
+      doctest::Contains("cannot split the box into 5 parts: regions are whole bins at least r + skin = "
+                        "1.250000 wide, and the box has 2x2 bins (at most 4 parts)"),
+      Error);
   CHECK_NOTHROW(VicsekParts(run, 4));
   run.backend = BackendKind::cuda;
   CHECK_THROWS_WITH_AS(VicsekParts(run, 2), doctest::Contains("run on the CPU backend only"), Error);

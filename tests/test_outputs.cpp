@@ -28,12 +28,9 @@ using cellgraph::Error;
 
 namespace {
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
-std::vector<std::uint32_t> random_states(std::size_t count, std::uint32_t max_state,
-                                         unsigned seed) {
+std::vector<std::uint32_t> random_states(std::size_t count, std::uint32_t max_state, unsigned seed) {
   std::mt19937 random(seed);
   std::uniform_int_distribution<std::uint32_t> state(0, max_state);
   std::vector<std::uint32_t> states(count);
@@ -62,8 +59,8 @@ Rgb pixel(const cellgraph::RgbImage& image, std::int64_t x, std::int64_t y) {
 }
 
 // Writes the grid, decodes it and compares every pixel with the palette.
-void check_round_trip(const std::vector<std::uint32_t>& states, std::int64_t width,
-                      std::int64_t height, const std::vector<Rgb>& palette, int scale) {
+void check_round_trip(const std::vector<std::uint32_t>& states, std::int64_t width, std::int64_t height,
+                      const std::vector<Rgb>& palette, int scale) {
   ScratchDir dir;
   const std::string path = (dir / "grid.png");
   const auto num_states = static_cast<std::uint32_t>(palette.size());
@@ -79,9 +76,8 @@ void check_round_trip(const std::vector<std::uint32_t>& states, std::int64_t wid
       const std::uint32_t state = states[std::size_t(y / scale * width + x / scale)];
       const Rgb want = expected_colour(palette, state), got = pixel(image, x, y);
       if (got != want) {
-        FAIL_CHECK("pixel (" << x << ", " << y << ") of state " << state << " is (" << got.r
-                             << ", " << got.g << ", " << got.b << "), expected (" << want.r
-                             << ", " << want.g << ", " << want.b << ")");
+        FAIL_CHECK("pixel (" << x << ", " << y << ") of state " << state << " is (" << got.r << ", " << got.g << ", "
+                             << got.b << "), expected (" << want.r << ", " << want.g << ", " << want.b << ")");
         return;
       }
     }
@@ -136,8 +132,7 @@ TEST_CASE("outputs: write_grid_png rejects inconsistent sizes and scales, writin
   ScratchDir dir;
   const std::string path = (dir / "bad.png");
   const std::vector<std::uint32_t> six(6, 1);
-  CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, six, 4, 2, 2),
-                       doctest::Contains(path.c_str()), Error);
+  CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, six, 4, 2, 2), doctest::Contains(path.c_str()), Error);
   CHECK_THROWS_AS(cellgraph::write_grid_png(path, six, 0, 6, 2), Error);
   CHECK_THROWS_AS(cellgraph::write_grid_png(path, six, -2, -3, 2), Error);
   CHECK_THROWS_AS(cellgraph::write_grid_png(path, {}, 0, 0, 2), Error);
@@ -146,15 +141,14 @@ TEST_CASE("outputs: write_grid_png rejects inconsistent sizes and scales, writin
   CHECK_THROWS_AS(cellgraph::write_grid_png(path, six, 3, 2, 1), Error);
   // 2^20 cells at scale 64 would be 2^32 pixels.
   const std::vector<std::uint32_t> large(std::size_t{1} << 20, 0);
-  CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, large, 1024, 1024, 2, 64),
-                       doctest::Contains("2^31 pixels"), Error);
+  CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, large, 1024, 1024, 2, 64), doctest::Contains("2^31 pixels"),
+                       Error);
   CHECK(dir.empty());
 }
 
 TEST_CASE("outputs: write_grid_png into a missing directory gives Error and leaves nothing") {
   const std::string path = "/nonexistent/dir/x.png";
-  CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, {0, 1}, 2, 1, 2),
-                       doctest::Contains(path.c_str()), Error);
+  CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, {0, 1}, 2, 1, 2), doctest::Contains(path.c_str()), Error);
   CHECK_FALSE(fs::exists(path));
 }
 
@@ -164,8 +158,7 @@ TEST_CASE("outputs: a write failing inside libpng gives Error and leaves nothing
   const auto noise = random_states(512 * 512, 1, 3);  // compresses to far more than 4 KiB
   {
     FileSizeLimit limit(4096);
-    CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, noise, 512, 512, 2),
-                         doctest::Contains(path.c_str()), Error);
+    CHECK_THROWS_WITH_AS(cellgraph::write_grid_png(path, noise, 512, 512, 2), doctest::Contains(path.c_str()), Error);
   }
   CHECK(dir.empty());
 }
@@ -173,8 +166,7 @@ TEST_CASE("outputs: a write failing inside libpng gives Error and leaves nothing
 TEST_CASE("outputs: read_png converts gray and alpha PNGs to RGB") {
   ScratchDir dir;
   // Written with libpng's simplified API, independently of write_grid_png.
-  auto write_png = [&](const std::string& name, png_uint_32 format,
-                       const std::vector<png_byte>& pixels) {
+  auto write_png = [&](const std::string& name, png_uint_32 format, const std::vector<png_byte>& pixels) {
     png_image image{};
     image.version = PNG_IMAGE_VERSION;
     image.width = 2;
@@ -185,8 +177,8 @@ TEST_CASE("outputs: read_png converts gray and alpha PNGs to RGB") {
     return path;
   };
   const std::string gray = write_png("gray.png", PNG_FORMAT_GRAY, {0, 80, 170, 255});
-  const std::string rgba = write_png("rgba.png", PNG_FORMAT_RGBA,
-                                     {1, 2, 3, 0, 4, 5, 6, 90, 7, 8, 9, 180, 10, 11, 12, 255});
+  const std::string rgba =
+      write_png("rgba.png", PNG_FORMAT_RGBA, {1, 2, 3, 0, 4, 5, 6, 90, 7, 8, 9, 180, 10, 11, 12, 255});
   const std::vector<std::uint8_t> gray_as_rgb{0, 0, 0, 80, 80, 80, 170, 170, 170, 255, 255, 255};
   const std::vector<std::uint8_t> alpha_stripped{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 
@@ -219,8 +211,7 @@ TEST_CASE("outputs: read_png rejects missing, non-PNG and truncated files, namin
   for (auto size : {full_size - 1, full_size / 2, std::uintmax_t{8}}) {
     CAPTURE(size);
     fs::resize_file(truncated, size);
-    CHECK_THROWS_WITH_AS(cellgraph::read_png(truncated), doctest::Contains(truncated.c_str()),
-                         Error);
+    CHECK_THROWS_WITH_AS(cellgraph::read_png(truncated), doctest::Contains(truncated.c_str()), Error);
   }
 }
 
@@ -271,8 +262,9 @@ TEST_CASE("outputs: StatsWriter writes exact CSV once finished") {
   CHECK(dir.files() == std::set<std::string>{"stats.csv"});
 }
 
-TEST_CASE("outputs: StatsWriter rejects bad rows and column names, and without finish() leaves "
-          "nothing") {
+TEST_CASE(
+    "outputs: StatsWriter rejects bad rows and column names, and without finish() leaves "
+    "nothing") {
   ScratchDir dir;
   const std::string path = (dir / "stats.csv");
   CHECK_THROWS_AS(cellgraph::StatsWriter(path, {"a,b"}), Error);

@@ -50,8 +50,8 @@ void check_part_layout(const Graph& g, const std::vector<std::uint32_t>& part, s
       compiled.push_back(cell == L.boundary_cell() ? kBoundaryVertex : L.local_to_user.at(cell));
       if (cell >= L.num_vertices && cell < L.num_cells()) read_from_others.insert(L.local_to_user[cell]);
     });
-    REQUIRE(compiled == std::vector<VertexId>(g.neighbors.begin() + g.offsets[user],
-                                              g.neighbors.begin() + g.offsets[user + 1]));
+    REQUIRE(compiled ==
+            std::vector<VertexId>(g.neighbors.begin() + g.offsets[user], g.neighbors.begin() + g.offsets[user + 1]));
   }
   CHECK(read_from_others.size() == L.num_halo);  // no halo cell goes unread
 
@@ -63,15 +63,17 @@ void check_part_layout(const Graph& g, const std::vector<std::uint32_t>& part, s
   std::set<VertexId> listed;
   for (const HaloPeer& peer : L.peers) {
     CHECK(peer.part != me);
-    for (std::uint32_t k = 0; k < peer.halo_count; ++k)
-      CHECK(part[L.local_to_user[peer.halo_begin + k]] == peer.part);
-    for (std::uint32_t k = 0; k < peer.send_count; ++k) listed.insert(L.local_to_user[L.send_cells[peer.send_begin + k]]);
+    for (std::uint32_t k = 0; k < peer.halo_count; ++k) CHECK(part[L.local_to_user[peer.halo_begin + k]] == peer.part);
+    for (std::uint32_t k = 0; k < peer.send_count; ++k)
+      listed.insert(L.local_to_user[L.send_cells[peer.send_begin + k]]);
   }
   CHECK(listed == sent);
   // The boundary: what peers read and what reads the halo; the interior touches neither.
   for (VertexId local = L.num_hub_vertices(); local < L.num_vertices; ++local) {
     bool reads_halo = false;
-    for_each_neighbor(L, local, [&](std::uint32_t cell, std::uint32_t) { reads_halo |= cell >= L.num_vertices && cell < L.num_cells(); });
+    for_each_neighbor(L, local, [&](std::uint32_t cell, std::uint32_t) {
+      reads_halo |= cell >= L.num_vertices && cell < L.num_cells();
+    });
     REQUIRE((sent.count(L.local_to_user[local]) || reads_halo) == (local < L.interior_begin));
   }
 }

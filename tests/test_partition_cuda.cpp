@@ -21,8 +21,7 @@ namespace {
 
 void check_gpu_parts(const std::string& model, const models::Params& params, const Graph& g, std::uint32_t parts,
                      const std::string& update, const CompileOptions& compile = {},
-                     SignalPacking packing = SignalPacking::automatic,
-                     SweepFusion fusion = SweepFusion::automatic) {
+                     SignalPacking packing = SignalPacking::automatic, SweepFusion fusion = SweepFusion::automatic) {
   INFO(model, " ", update, " on ", parts, " GPU parts");
   SimulationOptions cpu = with_update(update, 23), gpu = cpu;
   gpu.backend = BackendKind::cuda;
@@ -34,7 +33,8 @@ void check_gpu_parts(const std::string& model, const models::Params& params, con
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: partitioned runs on the CUDA backend equal the whole CPU run" * doctest::skip(!cuda_device_available())) {
+  TEST_CASE("gpu: partitioned runs on the CUDA backend equal the whole CPU run" *
+            doctest::skip(!cuda_device_available())) {
     const Graph grid = build_grid_graph(square_grid(131, 97, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
     const Graph hubs = rmat_graph(13, 16, 9);
     for (const char* update : {"sync", "alpha:0.6", "colored"}) {
@@ -87,10 +87,11 @@ TEST_SUITE("gpu") {
     CHECK(read_file(dir / "gpu.csv") == read_file(dir / "cpu.csv"));
     CHECK(read_file(dir / "gpu.txt") == read_file(dir / "cpu.txt"));
     const std::string device = "--backend cuda --halo device ";
-    const CommandResult first = run_cli_ranks(3, run + device + "--fill 0.05 --steps 17 --checkpoint " + dir / "c.ckpt");
+    const CommandResult first =
+        run_cli_ranks(3, run + device + "--fill 0.05 --steps 17 --checkpoint " + dir / "c.ckpt");
     REQUIRE_MESSAGE(first.status == 0, first.out);
-    const CommandResult rest =
-        run_cli_ranks(3, run + device + "--steps 150 --restart " + dir / "c.ckpt" + " --states-out " + dir / "rest.txt");
+    const CommandResult rest = run_cli_ranks(
+        3, run + device + "--steps 150 --restart " + dir / "c.ckpt" + " --states-out " + dir / "rest.txt");
     REQUIRE_MESSAGE(rest.status == 0, rest.out);
     CHECK(read_file(dir / "rest.txt") == read_file(dir / "cpu.txt"));
     // Colored updates trade once per class through the host, whatever --halo says.

@@ -50,26 +50,31 @@ TEST_SUITE("mpi") {
   TEST_CASE("mpirun: grids, graph files and every model on 1 to 4 ranks write what one process writes" *
             doctest::skip(!have_mpirun())) {
     const std::vector<std::string> both = {"stats", "states-out"};
-    check_same_outputs("--grid 61x45 --rule B3/S23 --fill 0.4 --steps 40", {"stats", "states-out", "rle"}, {1, 2, 3, 4});
+    check_same_outputs("--grid 61x45 --rule B3/S23 --fill 0.4 --steps 40", {"stats", "states-out", "rle"},
+                       {1, 2, 3, 4});
     check_same_outputs("--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") +
                            " --model sir --param beta=0.3 --param tau=3 --fill-count 30 --steps 25",
                        both, {2, 4});
-    check_same_outputs("--model ising --param T=2.2 --grid 40x30 --neighborhood vonneumann --fill 1 --steps 20 "
-                       "--method metis",
-                       both, {3});
-    check_same_outputs("--model forestfire --param p=0.05 --param f=0.001 --grid 50x50 --boundary fixed:0 --fill 0.5 "
-                       "--steps 20 --update alpha:0.5",
-                       both, {2, 3});
-    check_same_outputs("--generate rmat:11 --rule /2/3 --fill 0.2 --steps 15 --update colored --stats-every 5", both, {3});
+    check_same_outputs(
+        "--model ising --param T=2.2 --grid 40x30 --neighborhood vonneumann --fill 1 --steps 20 "
+        "--method metis",
+        both, {3});
+    check_same_outputs(
+        "--model forestfire --param p=0.05 --param f=0.001 --grid 50x50 --boundary fixed:0 --fill 0.5 "
+        "--steps 20 --update alpha:0.5",
+        both, {2, 3});
+    check_same_outputs("--generate rmat:11 --rule /2/3 --fill 0.2 --steps 15 --update colored --stats-every 5", both,
+                       {3});
     check_same_outputs("--rule WireWorld --param dir=" + data_path("rules") + " --pattern " +
                            data_path("patterns/golly-rules/wireworld-circuit.rle") + " --grid 80x80 --steps 60",
                        both, {3});
     // One-way stencil (z-2, not z+2), colored across parts, three variables.
-    check_same_outputs("--model cloud --grid 24x20x16 --param p_ext=0.05 --param p_hum=0.01 --update colored --steps 12",
-                       both, {3});
-    check_same_outputs("--model rulenumber --param kind=moore --param rule=0x1234567890abcdef1234567890abcdef "
-                       "--grid 33x29 --boundary reflective --fill 0.5 --steps 12",
-                       both, {4});
+    check_same_outputs(
+        "--model cloud --grid 24x20x16 --param p_ext=0.05 --param p_hum=0.01 --update colored --steps 12", both, {3});
+    check_same_outputs(
+        "--model rulenumber --param kind=moore --param rule=0x1234567890abcdef1234567890abcdef "
+        "--grid 33x29 --boundary reflective --fill 0.5 --steps 12",
+        both, {4});
   }
 
   TEST_CASE("mpirun: a checkpoint written on 3 ranks restarts on 2 ranks or one, as if never stopped" *
@@ -79,7 +84,8 @@ TEST_SUITE("mpi") {
     REQUIRE(run_cli(run + "--fill 0.1 --steps 30 --states-out " + dir / "whole.txt").status == 0);
     const CommandResult first = run_cli_ranks(3, run + "--fill 0.1 --steps 12 --checkpoint " + dir / "c.ckpt");
     REQUIRE_MESSAGE(first.status == 0, first.out);
-    const CommandResult on_two = run_cli_ranks(2, run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "two.txt");
+    const CommandResult on_two =
+        run_cli_ranks(2, run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "two.txt");
     REQUIRE_MESSAGE(on_two.status == 0, on_two.out);
     CHECK(on_two.out.find("ran 18 steps (from step 12)") != std::string::npos);
     REQUIRE(run_cli(run + "--steps 30 --restart " + dir / "c.ckpt" + " --states-out " + dir / "one.txt").status == 0);
@@ -91,7 +97,8 @@ TEST_SUITE("mpi") {
             doctest::skip(!have_mpirun())) {
     ScratchDir dir;
     const std::string graph = "--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph");
-    const CommandResult split = run_cli("partition " + graph + " --parts 3 --objective volume --out " + dir / "4elt.part");
+    const CommandResult split =
+        run_cli("partition " + graph + " --parts 3 --objective volume --out " + dir / "4elt.part");
     REQUIRE_MESSAGE(split.status == 0, split.out);
     CHECK(split.out.find("METIS k-way") != std::string::npos);
     CHECK(split.out.find("parts 3, edge cut ") != std::string::npos);
@@ -113,7 +120,8 @@ TEST_SUITE("mpi") {
     CHECK(too_many.status != 0);
     CHECK(too_many.out.find("three.part:3: part id 2 is out of range 0..1 (2 parts)") != std::string::npos);
     // Every rank reads the file and fails; the first to report ends the job, whichever it is.
-    CHECK((too_many.out.find("(rank 0 of 2)") != std::string::npos || too_many.out.find("(rank 1 of 2)") != std::string::npos));
+    CHECK((too_many.out.find("(rank 0 of 2)") != std::string::npos ||
+           too_many.out.find("(rank 1 of 2)") != std::string::npos));
     const CommandResult short_file = run_cli_ranks(3, run + dir.write("short.part", "0\n1\n2\n"));
     CHECK(short_file.status != 0);
     CHECK(short_file.out.find("the file ends after 3 part ids; expected one per vertex (24)") != std::string::npos);
@@ -180,19 +188,22 @@ void check_same_movable_outputs(const std::string& args, std::initializer_list<i
 TEST_SUITE("mpi") {
   TEST_CASE("mpirun: Vicsek runs on 2 to 4 ranks write what one process writes (2D, 3D, periodic, closed)" *
             doctest::skip(!have_mpirun())) {
-    check_same_movable_outputs("--model vicsek --particles 900 --box 15 --param v0=0.3 --param eta=1.5 --seed 4 "
-                               "--steps 40 --stats-every 5",
-                               {1, 2, 3, 4});
-    check_same_movable_outputs("--model vicsek --particles 1200 --box 7x6x6.5 --boundary closed --param v0=0.2 "
-                               "--param eta=1 --skin 0.6 --steps 40",
-                               {2, 3});
+    check_same_movable_outputs(
+        "--model vicsek --particles 900 --box 15 --param v0=0.3 --param eta=1.5 --seed 4 "
+        "--steps 40 --stats-every 5",
+        {1, 2, 3, 4});
+    check_same_movable_outputs(
+        "--model vicsek --particles 1200 --box 7x6x6.5 --boundary closed --param v0=0.2 "
+        "--param eta=1 --skin 0.6 --steps 40",
+        {2, 3});
   }
 
   // Bonds are state variables of their particles, so they migrate with them like any other.
   TEST_CASE("mpirun: an MCA plate cracking on 2 and 3 ranks writes what one process writes" *
             doctest::skip(!have_mpirun())) {
-    const std::string plate = "--model mca --particles 600 --box 50x30 --boundary closed --param pull=0.1 "
-                              "--param break=0.02 --steps 40 --stats-every 5";
+    const std::string plate =
+        "--model mca --particles 600 --box 50x30 --boundary closed --param pull=0.1 "
+        "--param break=0.02 --steps 40 --stats-every 5";
     check_same_movable_outputs(plate, {2, 3});
     ScratchDir dir;  // and it does crack: bonds break within the run
     REQUIRE(run_cli("run " + plate + " --backend cpu --stats " + dir / "s.csv").status == 0);
@@ -209,8 +220,8 @@ TEST_SUITE("mpi") {
   TEST_CASE("mpirun: a box too small for the ranks ends every rank with a message, leaving no output" *
             doctest::skip(!have_mpirun())) {
     ScratchDir dir;
-    const CommandResult r = run_cli_ranks(5, "run --model vicsek --particles 50 --box 3 --steps 5 --backend cpu --stats " +
-                                                 dir / "s.csv");
+    const CommandResult r =
+        run_cli_ranks(5, "run --model vicsek --particles 50 --box 3 --steps 5 --backend cpu --stats " + dir / "s.csv");
     CHECK(r.status != 0);
     CHECK(r.status != 124);
     CHECK(r.out.find("cannot split the box into 5 parts") != std::string::npos);

@@ -66,8 +66,7 @@ CellSet shifted(const CellSet& cells, std::int64_t dx, std::int64_t dy) {
   return out;
 }
 
-GridSpec grid_2d(std::int64_t width, std::int64_t height,
-                 BoundaryKind boundary = BoundaryKind::periodic) {
+GridSpec grid_2d(std::int64_t width, std::int64_t height, BoundaryKind boundary = BoundaryKind::periodic) {
   GridSpec grid;
   grid.dims = 2;
   grid.size = {width, height, 1};
@@ -81,15 +80,14 @@ std::uint64_t kept_on(const Pattern& p, std::int64_t width, std::int64_t height)
   return p.cells.size() - dropped;
 }
 
-std::string written_rle(const std::vector<std::uint32_t>& states, const GridSpec& grid,
-                        const std::string& rule, std::uint32_t num_states) {
+std::string written_rle(const std::vector<std::uint32_t>& states, const GridSpec& grid, const std::string& rule,
+                        std::uint32_t num_states) {
   std::ostringstream out;
   write_rle(out, states, grid, rule, num_states);
   return out.str();
 }
 
-std::vector<std::uint32_t> random_states(std::size_t n, std::uint32_t num_states,
-                                         std::mt19937& random) {
+std::vector<std::uint32_t> random_states(std::size_t n, std::uint32_t num_states, std::mt19937& random) {
   std::uniform_int_distribution<std::uint32_t> state(1, num_states - 1);
   std::bernoulli_distribution live(0.3);
   std::vector<std::uint32_t> states(n, 0);
@@ -106,14 +104,11 @@ std::string bgolly_path() {
 }
 
 std::string temp_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("cellgraph-patterns-" + std::to_string(::getpid()) + "-" + name))
+  return (std::filesystem::temp_directory_path() / ("cellgraph-patterns-" + std::to_string(::getpid()) + "-" + name))
       .string();
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // Runs bgolly and returns the population it prints last ("gen: pop", pop with thousands
 // separators above 999), or -1 if it printed none.
@@ -126,9 +121,7 @@ long long bgolly_population(const std::string& arguments) {
   while (std::fgets(buffer, sizeof buffer, pipe)) {
     std::string line(buffer);
     const std::size_t colon = line.find(": ");
-    if (colon == std::string::npos || colon == 0 ||
-        line.find_first_not_of("0123456789") != colon)
-      continue;
+    if (colon == std::string::npos || colon == 0 || line.find_first_not_of("0123456789") != colon) continue;
     std::string digits;
     for (char c : line.substr(colon + 2))
       if (c >= '0' && c <= '9') digits += c;
@@ -141,11 +134,10 @@ long long bgolly_population(const std::string& arguments) {
 // The cells Golly keeps of a pattern file on a width x height bounded plane: one generation
 // under a rule where every cell survives and none is born. Multi-state patterns run as
 // Generations with 256 states, where states >= 2 only age and stay alive.
-long long golly_kept(const std::string& file, std::int64_t width, std::int64_t height,
-                     bool multistate) {
+long long golly_kept(const std::string& file, std::int64_t width, std::int64_t height, bool multistate) {
   const std::string size = std::to_string(width) + "," + std::to_string(height);
-  const std::string rule = multistate ? "-a Generations -r '012345678//256:P" + size + "'"
-                                      : "-a QuickLife -r 'B/S012345678:P" + size + "'";
+  const std::string rule =
+      multistate ? "-a Generations -r '012345678//256:P" + size + "'" : "-a QuickLife -r 'B/S012345678:P" + size + "'";
   return bgolly_population(rule + " -m 1 -i 1 '" + file + "'");
 }
 
@@ -187,14 +179,13 @@ TEST_CASE("patterns: acorn as RLE and as Life 1.05 holds the same cells at the s
   const Pattern from_rle = read_pattern_file(kPatterns + "life/acorn.rle");
   const Pattern from_life = read_pattern_file(kPatterns + "life/acorn.lif");
   CHECK(cell_set(from_rle) == cell_set(from_life));
-  CHECK(cell_set(from_rle) == CellSet{{1, 0, 1}, {3, 1, 1}, {0, 2, 1}, {1, 2, 1},
-                                      {4, 2, 1}, {5, 2, 1}, {6, 2, 1}});
+  CHECK(cell_set(from_rle) == CellSet{{1, 0, 1}, {3, 1, 1}, {0, 2, 1}, {1, 2, 1}, {4, 2, 1}, {5, 2, 1}, {6, 2, 1}});
 }
 
 TEST_CASE("patterns: rabbits.lif's bare #P starts the block at (0, 0), as in Golly") {
   const Pattern p = read_pattern_file(kPatterns + "life/rabbits.lif");
-  CHECK(cell_set(p) == CellSet{{0, 0, 1}, {4, 0, 1}, {5, 0, 1}, {6, 0, 1}, {0, 1, 1},
-                               {1, 1, 1}, {2, 1, 1}, {5, 1, 1}, {1, 2, 1}});
+  CHECK(cell_set(p) ==
+        CellSet{{0, 0, 1}, {4, 0, 1}, {5, 0, 1}, {6, 0, 1}, {0, 1, 1}, {1, 1, 1}, {2, 1, 1}, {5, 1, 1}, {1, 2, 1}});
 }
 
 TEST_CASE("patterns: Brian's Brain keeps states A and B") {
@@ -250,8 +241,7 @@ TEST_CASE("patterns: placement puts Golly's (0, 0) at grid (W/2, H/2), row-major
 
   GridSpec cube = grid_2d(4, 4);
   cube.dims = 3;
-  CHECK_THROWS_WITH_AS(place_pattern(p, cube), "a pattern can only be placed on a 2D grid",
-                       Error);
+  CHECK_THROWS_WITH_AS(place_pattern(p, cube), "a pattern can only be placed on a 2D grid", Error);
 }
 
 TEST_CASE("patterns: placement agrees with bgolly on small bounded planes") {
@@ -264,14 +254,13 @@ TEST_CASE("patterns: placement agrees with bgolly on small bounded planes") {
     if (std::string(sample.rule).starts_with("R")) continue;
     const std::string path = kPatterns + sample.path;
     const Pattern p = read_pattern_file(path);
-    for (const auto& size : {std::pair{1, 1}, {2, 3}, {3, 2}, {4, 4}, {5, 7}, {8, 8},
-                             {13, 6}, {20, 20}, {33, 17}, {64, 64}}) {
+    for (const auto& size :
+         {std::pair{1, 1}, {2, 3}, {3, 2}, {4, 4}, {5, 7}, {8, 8}, {13, 6}, {20, 20}, {33, 17}, {64, 64}}) {
       const int width = size.first, height = size.second;  // clang 14 cannot capture bindings
       CAPTURE(sample.path);
       CAPTURE(width);
       CAPTURE(height);
-      CHECK(static_cast<long long>(kept_on(p, width, height)) ==
-            golly_kept(path, width, height, sample.multistate));
+      CHECK(static_cast<long long>(kept_on(p, width, height)) == golly_kept(path, width, height, sample.multistate));
     }
   }
 }
@@ -300,18 +289,18 @@ TEST_CASE("patterns: bounded-grid suffixes") {
   const auto error = [](const std::string& suffix) {
     return rle_error("#C\nx = 1, y = 1, rule = B3/S23" + suffix + "\no!");
   };
-  CHECK(error(":K30*,20") == "t.rle:2: unsupported bounded grid ':K30*,20' (only :T torus and "
-                             ":P plane grids are supported)");
-  CHECK(error(":C30,20") == "t.rle:2: unsupported bounded grid ':C30,20' (only :T torus and "
-                            ":P plane grids are supported)");
-  CHECK(error(":S30") == "t.rle:2: unsupported bounded grid ':S30' (only :T torus and :P plane "
-                         "grids are supported)");
-  CHECK(error(":T30+5,20") ==
-        "t.rle:2: unsupported bounded grid ':T30+5,20' (shifted edges are not supported)");
-  CHECK(error(":T30,20-2") ==
-        "t.rle:2: unsupported bounded grid ':T30,20-2' (shifted edges are not supported)");
-  CHECK(error(":T0,20") ==
-        "t.rle:2: unsupported bounded grid ':T0,20' (infinite width or height)");
+  CHECK(error(":K30*,20") ==
+        "t.rle:2: unsupported bounded grid ':K30*,20' (only :T torus and "
+        ":P plane grids are supported)");
+  CHECK(error(":C30,20") ==
+        "t.rle:2: unsupported bounded grid ':C30,20' (only :T torus and "
+        ":P plane grids are supported)");
+  CHECK(error(":S30") ==
+        "t.rle:2: unsupported bounded grid ':S30' (only :T torus and :P plane "
+        "grids are supported)");
+  CHECK(error(":T30+5,20") == "t.rle:2: unsupported bounded grid ':T30+5,20' (shifted edges are not supported)");
+  CHECK(error(":T30,20-2") == "t.rle:2: unsupported bounded grid ':T30,20-2' (shifted edges are not supported)");
+  CHECK(error(":T0,20") == "t.rle:2: unsupported bounded grid ':T0,20' (infinite width or height)");
   CHECK(error(":Q3") == "t.rle:2: bad bounded grid suffix ':Q3'");
   CHECK(error(":T3x3") == "t.rle:2: bad bounded grid suffix ':T3x3'");
   CHECK(error(":T3000000000,3") == "t.rle:2: bad bounded grid suffix ':T3000000000,3'");
@@ -328,8 +317,7 @@ TEST_CASE("patterns: RLE reader is as lenient as Golly where nothing is ambiguou
     CHECK(rle("x = 1, y = 1\no! trailing words $$ zzz\nmore 3").cells.size() == 1);
   }
   SUBCASE("blanks and line breaks between runs; counts may go on across lines") {
-    CHECK(cell_set(rle("x=3,y=2,rule=B3/S23\r\n o b\r\n$ 1\r\n2o!")) ==
-          cell_set(rle("x = 3, y = 2\nob$12o!")));
+    CHECK(cell_set(rle("x=3,y=2,rule=B3/S23\r\n o b\r\n$ 1\r\n2o!")) == cell_set(rle("x = 3, y = 2\nob$12o!")));
     CHECK(rle("x = 12, y = 1\n1\n2o!").cells.size() == 12);
   }
   SUBCASE("no rule; comment lines anywhere; '.' for dead; 'N$' for blank rows") {
@@ -347,17 +335,14 @@ TEST_CASE("patterns: RLE reader is as lenient as Golly where nothing is ambiguou
   }
   SUBCASE("#CXRLE Pos sets the top-left; Golly honours it only at the top of the file") {
     CHECK(cell_set(rle("#CXRLE Pos=-7,3 Gen=12\nx = 1, y = 1\no!")) == CellSet{{-7, 3, 1}});
-    CHECK(cell_set(rle("#CXRLE Gen=5\n#CXRLE Pos=4,-4\nx = 1, y = 1\no!")) ==
-          CellSet{{4, -4, 1}});
+    CHECK(cell_set(rle("#CXRLE Gen=5\n#CXRLE Pos=4,-4\nx = 1, y = 1\no!")) == CellSet{{4, -4, 1}});
     CHECK(cell_set(rle("#C first\n#CXRLE Pos=-7,3\nx = 1, y = 1\no!")) == CellSet{{0, 0, 1}});
   }
   SUBCASE("a bounded rule without Pos centres a pattern that fits, as Golly's readrle does") {
-    CHECK(cell_set(rle("x = 3, y = 2, rule = B3/S23:T20,20\n2o$2bo!")) ==
-          CellSet{{-1, -1, 1}, {0, -1, 1}, {1, 0, 1}});
+    CHECK(cell_set(rle("x = 3, y = 2, rule = B3/S23:T20,20\n2o$2bo!")) == CellSet{{-1, -1, 1}, {0, -1, 1}, {1, 0, 1}});
   }
   SUBCASE("one that does not fit goes to the grid's top-left, clipped to the grid's size") {
-    CHECK(cell_set(rle("x = 3, y = 2, rule = B3/S23:T2,2\n2o$2bo!")) ==
-          CellSet{{-1, -1, 1}, {0, -1, 1}});
+    CHECK(cell_set(rle("x = 3, y = 2, rule = B3/S23:T2,2\n2o$2bo!")) == CellSet{{-1, -1, 1}, {0, -1, 1}});
     CHECK(cell_set(rle("#CXRLE Pos=-5,-5\nx = 3, y = 3, rule = B3/S23:P2,2\n3o$3o$3o!")) ==
           CellSet{{-5, -5, 1}, {-4, -5, 1}, {-5, -4, 1}, {-4, -4, 1}});
   }
@@ -366,32 +351,23 @@ TEST_CASE("patterns: RLE reader is as lenient as Golly where nothing is ambiguou
 TEST_CASE("patterns: RLE reader reports malformed input with file and line") {
   const std::string header = "x = 3, y = 3, rule = B3/S23\n";
   CHECK(rle_error("") == "t.rle:0: missing header: expected 'x = W, y = H, rule = R'");
-  CHECK(rle_error("#C only comments\n") ==
-        "t.rle:0: missing header: expected 'x = W, y = H, rule = R'");
-  CHECK(rle_error("#C comment\n2o$o!\n") ==
-        "t.rle:2: missing header: expected 'x = W, y = H, rule = R'");
-  CHECK(rle_error("#C\nx = a, y = 1\no!") ==
-        "t.rle:2: bad header 'x = a, y = 1': expected 'x = W, y = H, rule = R'");
-  CHECK(rle_error("#C\nx = -3, y = 1\no!") ==
-        "t.rle:2: bad header 'x = -3, y = 1': expected 'x = W, y = H, rule = R'");
+  CHECK(rle_error("#C only comments\n") == "t.rle:0: missing header: expected 'x = W, y = H, rule = R'");
+  CHECK(rle_error("#C comment\n2o$o!\n") == "t.rle:2: missing header: expected 'x = W, y = H, rule = R'");
+  CHECK(rle_error("#C\nx = a, y = 1\no!") == "t.rle:2: bad header 'x = a, y = 1': expected 'x = W, y = H, rule = R'");
+  CHECK(rle_error("#C\nx = -3, y = 1\no!") == "t.rle:2: bad header 'x = -3, y = 1': expected 'x = W, y = H, rule = R'");
   CHECK(rle_error("#C\nx = 3, y = 1, rule =\no!") ==
         "t.rle:2: bad header 'x = 3, y = 1, rule =': expected 'x = W, y = H, rule = R'");
-  CHECK(rle_error("#C\nx = 3 y = 1\no!") ==
-        "t.rle:2: bad header 'x = 3 y = 1': expected 'x = W, y = H, rule = R'");
+  CHECK(rle_error("#C\nx = 3 y = 1\no!") == "t.rle:2: bad header 'x = 3 y = 1': expected 'x = W, y = H, rule = R'");
   CHECK(rle_error(header + "2o$3z!") == "t.rle:2: unexpected character 'z' in the pattern");
-  CHECK(rle_error(header + "o$\no\x01!") ==
-        "t.rle:3: unexpected character byte 0x01 in the pattern");
+  CHECK(rle_error(header + "o$\no\x01!") == "t.rle:3: unexpected character byte 0x01 in the pattern");
   CHECK(rle_error(header + "2o$\n3") == "t.rle:3: count 3 is not followed by a cell or '$'");
   CHECK(rle_error(header + "2o$3!") == "t.rle:2: count 3 is not followed by a cell or '$'");
   CHECK(rle_error(header + "2o$3 o!") == "t.rle:2: count 3 is not followed by a cell or '$'");
   CHECK(rle_error(header + "0o!") == "t.rle:2: count 0 before a cell or '$'");
   CHECK(rle_error(header + "o$\n$yP!") == "t.rle:3: state 256 ('yP') is above 255");
-  CHECK(rle_error(header + "qq!") ==
-        "t.rle:2: state prefix 'q' is not followed by a letter A..X");
-  CHECK(rle_error(header + "o\nq") ==
-        "t.rle:3: state prefix 'q' is not followed by a letter A..X");
-  CHECK(rle_error("#CXRLE Pos=3\nx = 1, y = 1\no!") ==
-        "t.rle:1: bad #CXRLE position '3': expected Pos=x,y");
+  CHECK(rle_error(header + "qq!") == "t.rle:2: state prefix 'q' is not followed by a letter A..X");
+  CHECK(rle_error(header + "o\nq") == "t.rle:3: state prefix 'q' is not followed by a letter A..X");
+  CHECK(rle_error("#CXRLE Pos=3\nx = 1, y = 1\no!") == "t.rle:1: bad #CXRLE position '3': expected Pos=x,y");
   CHECK(rle_error(header + "9999999999o!") == "t.rle:2: count is too large");
 }
 
@@ -399,8 +375,7 @@ TEST_CASE("patterns: Life 1.05 blocks, rules and Life 1.06 cells") {
   SUBCASE("#P x y places a block; a bare #P goes on below the previous one") {
     const Pattern p = life("#Life 1.05\n#D two blocks\n#P -3 4\n*.*\n\n.*\n#P\n**\n#P 10 -1\n*\n");
     CHECK(p.rule.empty());
-    CHECK(cell_set(p) == CellSet{{-3, 4, 1}, {-1, 4, 1}, {-2, 5, 1}, {-3, 6, 1}, {-2, 6, 1},
-                                 {10, -1, 1}});
+    CHECK(cell_set(p) == CellSet{{-3, 4, 1}, {-1, 4, 1}, {-2, 5, 1}, {-3, 6, 1}, {-2, 6, 1}, {10, -1, 1}});
   }
   SUBCASE("#N is Conway's Life; #R s/b becomes B/S") {
     CHECK(life("#Life 1.05\n#N\n#P 0 0\n*\n").rule == "B3/S23");
@@ -419,8 +394,7 @@ TEST_CASE("patterns: Life 1.05 blocks, rules and Life 1.06 cells") {
   }
   SUBCASE("errors") {
     CHECK(life_error("#Life 1.05\n#P 1\n*\n") == "t.lif:2: bad #P line: expected '#P x y'");
-    CHECK(life_error("#Life 1.05\n#P\n*o*\n") ==
-          "t.lif:3: unexpected character 'o' in a #P block row");
+    CHECK(life_error("#Life 1.05\n#P\n*o*\n") == "t.lif:3: unexpected character 'o' in a #P block row");
     CHECK(life_error("#Life 1.06\n1 2\n1 x\n") == "t.lif:3: bad cell line '1 x': expected 'x y'");
     CHECK(life_error("#Life 1.06\n1 2 3\n") == "t.lif:2: bad cell line '1 2 3': expected 'x y'");
     CHECK(life_error("#Life 1.05\nhello\n") == "t.lif:2: unexpected line 'hello'");
@@ -439,8 +413,8 @@ TEST_CASE("patterns: read_pattern_file chooses the reader by content") {
 
   const std::string bad = temp_file("bad.lif");  // RLE named .lif; the error names the file
   write_file(bad, "#C\nx = 1, y = 1\nz!\n");
-  CHECK_THROWS_WITH_AS(read_pattern_file(bad),
-                       (bad + ":3: unexpected character 'z' in the pattern").c_str(), ParseError);
+  CHECK_THROWS_WITH_AS(read_pattern_file(bad), (bad + ":3: unexpected character 'z' in the pattern").c_str(),
+                       ParseError);
   std::filesystem::remove(bad);
 
   CHECK_THROWS_WITH_AS(read_pattern_file("/nonexistent/x.rle"),
@@ -456,8 +430,7 @@ TEST_CASE("patterns: write_rle writes Golly's RLE") {
     states[grid.cell_id(1, 3)] = 1;
     states[grid.cell_id(2, 3)] = 1;
     states[grid.cell_id(3, 3)] = 1;
-    CHECK(written_rle(states, grid, "B3/S23", 2) ==
-          "#CXRLE Pos=-2,-1\nx = 3, y = 3, rule = B3/S23:T6,5\nbo$2bo$3o!\n");
+    CHECK(written_rle(states, grid, "B3/S23", 2) == "#CXRLE Pos=-2,-1\nx = 3, y = 3, rule = B3/S23:T6,5\nbo$2bo$3o!\n");
   }
   SUBCASE("many states: '.', letters, prefixed letters, blank rows merged; a plane is :P") {
     const GridSpec grid = grid_2d(7, 6, BoundaryKind::fixed);
@@ -491,19 +464,15 @@ TEST_CASE("patterns: write_rle writes Golly's RLE") {
   }
   SUBCASE("what RLE cannot hold") {
     const GridSpec grid = grid_2d(2, 1);
-    CHECK_THROWS_WITH_AS(written_rle({0, 2}, grid, "B3/S23", 2),
-                         "state 2 does not fit a rule with 2 states", Error);
-    CHECK_THROWS_WITH_AS(written_rle({0, 1}, grid, "x", 300),
-                         "RLE holds at most 256 states, not 300", Error);
-    CHECK_THROWS_WITH_AS(written_rle({0, 1, 1}, grid, "B3/S23", 2),
-                         "RLE writer: 3 states for a 2x1 grid", Error);
+    CHECK_THROWS_WITH_AS(written_rle({0, 2}, grid, "B3/S23", 2), "state 2 does not fit a rule with 2 states", Error);
+    CHECK_THROWS_WITH_AS(written_rle({0, 1}, grid, "x", 300), "RLE holds at most 256 states, not 300", Error);
+    CHECK_THROWS_WITH_AS(written_rle({0, 1, 1}, grid, "B3/S23", 2), "RLE writer: 3 states for a 2x1 grid", Error);
   }
 }
 
 TEST_CASE("patterns: write_rle then read_rle gives the same cells at the same places") {
   std::mt19937 random(20240611);
-  for (const auto& size :
-       {std::pair{37, 23}, {1, 1}, {2, 2}, {23, 37}, {64, 64}, {101, 3}, {1, 50}}) {
+  for (const auto& size : {std::pair{37, 23}, {1, 1}, {2, 2}, {23, 37}, {64, 64}, {101, 3}, {1, 50}}) {
     const int width = size.first, height = size.second;  // clang 14 cannot capture bindings
     for (const std::uint32_t num_states : {2u, 3u, 30u, 256u}) {
       for (const BoundaryKind boundary : {BoundaryKind::periodic, BoundaryKind::fixed}) {
@@ -511,8 +480,7 @@ TEST_CASE("patterns: write_rle then read_rle gives the same cells at the same pl
         CAPTURE(height);
         CAPTURE(num_states);
         const GridSpec grid = grid_2d(width, height, boundary);
-        const std::vector<std::uint32_t> states =
-            random_states(grid.cell_count(), num_states, random);
+        const std::vector<std::uint32_t> states = random_states(grid.cell_count(), num_states, random);
         const Pattern p = rle(written_rle(states, grid, "R", num_states));
         CHECK(p.rule == "R");
         CHECK(p.bounded_kind == (boundary == BoundaryKind::periodic ? 'T' : 'P'));
@@ -540,19 +508,17 @@ TEST_CASE("patterns: bgolly reads what write_rle writes, at the same place") {
       CAPTURE(num_states);
       const bool multistate = num_states > 2;
       const GridSpec grid = grid_2d(width, height);
-      const std::vector<std::uint32_t> states =
-          random_states(grid.cell_count(), num_states, random);
+      const std::vector<std::uint32_t> states = random_states(grid.cell_count(), num_states, random);
       const std::string rule = multistate ? "345/2/30" : "B3/S23";
       write_file(file, written_rle(states, grid, rule, num_states));
       const Pattern p = read_pattern_file(file);
 
       const std::string algorithm = multistate ? "-a Generations" : "-a QuickLife";
-      CHECK(bgolly_population(algorithm + " -m 0 '" + file + "'") ==
-            static_cast<long long>(std::count_if(states.begin(), states.end(),
-                                                 [](std::uint32_t s) { return s != 0; })));
+      CHECK(
+          bgolly_population(algorithm + " -m 0 '" + file + "'") ==
+          static_cast<long long>(std::count_if(states.begin(), states.end(), [](std::uint32_t s) { return s != 0; })));
       // Cropping planes smaller than the grid tell where Golly put the cells.
-      for (const auto& crop :
-           {std::pair{width / 2, height / 2}, {width - 1, height}, {width, height - 3}}) {
+      for (const auto& crop : {std::pair{width / 2, height / 2}, {width - 1, height}, {width, height - 3}}) {
         const int crop_width = crop.first, crop_height = crop.second;  // clang 14 cannot capture bindings
         if (crop_width < 1 || crop_height < 1) continue;
         CAPTURE(crop_width);

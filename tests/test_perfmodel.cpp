@@ -9,10 +9,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <tuple>
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -22,9 +22,9 @@
 #include "cellgraph/partition.hpp"
 #include "cellgraph/perfmodel.hpp"
 #include "cellgraph/source/generators.hpp"
-#include "models/registry.hpp"
 #include "cli_run.hpp"
 #include "data_path.hpp"
+#include "models/registry.hpp"
 #include "scratch.hpp"
 
 using namespace cellgraph;
@@ -75,7 +75,8 @@ std::vector<pm::Measurement> bytes_sweep(double noise_amount, const std::string&
   const double extra = 2 * (state - 1);
   for (int k = 16; k <= 28; k += 2) {
     const double n = std::ldexp(1.0, k);
-    rows.push_back(row("grid:" + std::to_string(k), "grid", model, std::uint64_t(n), 34 + extra, bytes_time(n, 34 + extra)));
+    rows.push_back(
+        row("grid:" + std::to_string(k), "grid", model, std::uint64_t(n), 34 + extra, bytes_time(n, 34 + extra)));
   }
   for (int k = 16; k <= 24; k += 2) {
     const double n = std::ldexp(1.0, k), b = 26 + 0.1 * k + extra;
@@ -132,22 +133,23 @@ double two_term_time(double cells, double bytes) {
 // of mean degree 4, 8 and 16 (padding: 0.3 indices a cell) of 2^16 to 2^22.
 std::vector<pm::Measurement> stencil_sweep(double noise_amount) {
   std::vector<pm::Measurement> rows;
-  const std::pair<const char*, int> stencils[] = {{"vonneumann", 4}, {"moore", 8}, {"vonneumann:2", 12}, {"moore:2", 24}};
+  const std::pair<const char*, int> stencils[] = {
+      {"vonneumann", 4}, {"moore", 8}, {"vonneumann:2", 12}, {"moore:2", 24}};
   for (const auto& [name, neighbors] : stencils)
     for (int k = 16; k <= 26; k += 2) {
       const double n = std::ldexp(1.0, k), b = 2 + 4.0 * neighbors;
-      rows.push_back(row("grid:" + std::to_string(k) + ":" + name, "grid", "lifelike", std::uint64_t(n), b, two_term_time(n, b)));
+      rows.push_back(
+          row("grid:" + std::to_string(k) + ":" + name, "grid", "lifelike", std::uint64_t(n), b, two_term_time(n, b)));
     }
   for (int degree : {4, 8, 16})
     for (int k = 16; k <= 22; k += 2) {
       const double n = std::ldexp(1.0, k), b = 2 + 4 * (degree + 0.3);
-      rows.push_back(row("rgg:" + std::to_string(k) + ":" + std::to_string(degree), "graph", "lifelike", std::uint64_t(n), b,
-                         two_term_time(n, b)));
+      rows.push_back(row("rgg:" + std::to_string(k) + ":" + std::to_string(degree), "graph", "lifelike",
+                         std::uint64_t(n), b, two_term_time(n, b)));
     }
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i].seconds_per_step *= 1 + noise(i, noise_amount);
   return rows;
 }
-
 
 // A device with latency terms (docs/PERFORMANCE_MODEL.md): 2 us per kernel launch, 60 ns per
 // entry of the step's depth, the two-term costs above, and a colored step's per-class sweep
@@ -263,7 +265,7 @@ TEST_CASE("perfmodel: least squares solves exact systems and refuses dependent c
   CHECK((*w)[0] == doctest::Approx(3e-6).epsilon(1e-9));
   CHECK((*w)[1] == doctest::Approx(1 / 2.5e12).epsilon(1e-9));
   CHECK_FALSE(pm::least_squares({{1, 2}, {2, 4}, {3, 6}}, {1, 2, 3}));  // dependent
-  CHECK_FALSE(pm::least_squares({{1, 2}}, {1}));                          // fewer rows than columns
+  CHECK_FALSE(pm::least_squares({{1, 2}}, {1}));                        // fewer rows than columns
   // Non-negative: y = 2x - 1 has no non-negative intercept; the best with intercept 0 is
   // the slope sum(xy) / sum(x^2) = 22 / 14.
   const std::vector<double> nn = pm::nonnegative_least_squares({{1, 1}, {1, 2}, {1, 3}}, {1, 3, 5});
@@ -335,7 +337,8 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     for (int k = 10; k <= 22; k += 3)
       for (double bytes : {20.0, 60.0}) {
         const double n = std::ldexp(1.0, k);
-        pm::Measurement m = row("grid", bytes < 30 ? "grid" : "hubs", "ising", std::uint64_t(n), bytes, 5e-6 + n * 2e-11);
+        pm::Measurement m =
+            row("grid", bytes < 30 ? "grid" : "hubs", "ising", std::uint64_t(n), bytes, 5e-6 + n * 2e-11);
         m.cache_bytes = 0;  // unknown: one regime
         rows.push_back(m);
       }
@@ -469,7 +472,7 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     const double colored_exchange = pm::exchange_seconds(*f.exchange, colored, pm::View::bytes, 1e-6);
     CHECK(colored_exchange == pm::exchange_seconds(unfloored, colored, pm::View::bytes, 1e-6));
     CHECK(colored_exchange < kFloor - 1e-6);  // where a synchronous step would be floored
-    pm::Measurement on_host = small;  // the floor is the device path's: a host-path step has none
+    pm::Measurement on_host = small;          // the floor is the device path's: a host-path step has none
     on_host.halo_path = "host";
     const double host_exchange = pm::exchange_seconds(*f.exchange, on_host, pm::View::bytes, 1e-6);
     CHECK(host_exchange == pm::exchange_seconds(unfloored, on_host, pm::View::bytes, 1e-6));
@@ -505,13 +508,15 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
   SUBCASE("one peer and one variable everywhere: the round trip takes what a message costs") {
     std::vector<pm::Measurement> rows = bytes_sweep(0);
     for (int k = 18; k <= 26; k += 2)
-      rows.push_back(on_parts(row("grid", "grid", "lifelike", std::uint64_t(1) << k, 34, 0), 2, 1, std::uint64_t(1) << (k / 2 + 1)));
+      rows.push_back(on_parts(row("grid", "grid", "lifelike", std::uint64_t(1) << k, 34, 0), 2, 1,
+                              std::uint64_t(1) << (k / 2 + 1)));
     const pm::FittedModel f = pm::fit(rows, plain());
     REQUIRE(f.exchange);
     CHECK(f.exchange->round_trip[1] == doctest::Approx(kRoundTrip + kLatency).epsilon(1e-6));
     CHECK(f.exchange->latency[1] == 0);
     // One variable: a halo cell is one value, and the cell's cost (the earlier column) takes both.
-    CHECK(f.exchange->seconds_per_halo_cell[1] == doctest::Approx(1 / kHaloCellRate + 1 / kHaloValueRate).epsilon(1e-6));
+    CHECK(f.exchange->seconds_per_halo_cell[1] ==
+          doctest::Approx(1 / kHaloCellRate + 1 / kHaloValueRate).epsilon(1e-6));
     CHECK(f.exchange->seconds_per_halo_value[1] == 0);
   }
   SUBCASE("what cannot be fitted is refused or noted") {
@@ -528,7 +533,8 @@ TEST_CASE("perfmodel: the fit recovers known constants from synthetic timings") 
     pm::Measurement file_row = with_file.back();
     CHECK(pm::predict(f, file_row, pm::View::bytes).basis == "lifelike|sync|*");  // the shared fit
     file_row.model = "sir";
-    CHECK_THROWS_WITH_AS(pm::predict(f, file_row, pm::View::bytes), doctest::Contains("no constants for model sir"), Error);
+    CHECK_THROWS_WITH_AS(pm::predict(f, file_row, pm::View::bytes), doctest::Contains("no constants for model sir"),
+                         Error);
   }
 }
 
@@ -539,7 +545,8 @@ TEST_CASE("perfmodel: the two-term fit recovers a cost per cell and one per byte
     CHECK(f.preferred == pm::View::two_term);
     for (const char* kind : {"grid", "graph", "*"}) {
       INFO(std::string(kind));
-      const pm::GroupFit* g = std::string(kind) == "*" ? f.shared_group("lifelike", "sync") : f.group("lifelike", "sync", kind);
+      const pm::GroupFit* g =
+          std::string(kind) == "*" ? f.shared_group("lifelike", "sync") : f.group("lifelike", "sync", kind);
       REQUIRE(g);
       const pm::ComputeConstants& c = g->of(pm::View::two_term);
       CHECK(c.identified);
@@ -594,7 +601,8 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
   // Held out: a stencil of 6 neighbors (hex), a graph file of 12.7 neighbors a cell, 4 parts.
   for (int k = 16; k <= 24; k += 4) {
     const double n = std::ldexp(1.0, k);
-    rows.push_back(row("grid:" + std::to_string(k) + ":hex", "grid", "lifelike", std::uint64_t(n), 26, two_term_time(n, 26)));
+    rows.push_back(
+        row("grid:" + std::to_string(k) + ":hex", "grid", "lifelike", std::uint64_t(n), 26, two_term_time(n, 26)));
   }
   rows.push_back(row("graph:copter2.graph", "graph", "lifelike", 55476, 52.8, two_term_time(55476, 52.8)));
   for (int k = 20; k <= 24; k += 2)
@@ -628,7 +636,6 @@ TEST_CASE("perfmodel: the two-term fit predicts a stencil, a graph and a size it
   CHECK_FALSE(bytes.pass);
 }
 
-
 TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest walk") {
   SUBCASE("exact timings: launch, c_depth and the two-term costs") {
     const std::vector<pm::Measurement> rows = depth_sweep(0);
@@ -636,7 +643,8 @@ TEST_CASE("perfmodel: the depth term recovers a latency per entry of the longest
     CHECK(f.preferred == pm::View::two_term);
     for (const char* kind : {"grid", "graph", "*"}) {
       INFO(std::string(kind));
-      const pm::GroupFit* g = std::string(kind) == "*" ? f.shared_group("lifelike", "sync") : f.group("lifelike", "sync", kind);
+      const pm::GroupFit* g =
+          std::string(kind) == "*" ? f.shared_group("lifelike", "sync") : f.group("lifelike", "sync", kind);
       REQUIRE(g);
       const pm::ComputeConstants& c = g->of(pm::View::two_term);
       CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
@@ -781,7 +789,7 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     CHECK(pm::step_waves(m, kWaveCells) == 2);
     m.part_cells_max = 1000000;  // 4.88 waves
     CHECK(pm::step_waves(m, kWaveCells) == 5);
-    m.launches = 3;              // 3 classes of 333,333: 2 waves each
+    m.launches = 3;  // 3 classes of 333,333: 2 waves each
     CHECK(pm::step_waves(m, kWaveCells) == 6);
     CHECK(pm::step_waves(m, 0) == 0);
   }
@@ -792,7 +800,8 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
     const double sizes[] = {30000, 150000, 250000, 420000, 700000, 1.9e6, 5.1e6, 2.3e7};
     for (const auto& [name, neighbors] : stencils)
       for (double n : sizes) {
-        pm::Measurement m = row(std::string("grid:") + name, "grid", "lifelike", std::uint64_t(n), 2 + 4.0 * neighbors, 0);
+        pm::Measurement m =
+            row(std::string("grid:") + name, "grid", "lifelike", std::uint64_t(n), 2 + 4.0 * neighbors, 0);
         m.launches = 1;
         m.depth = neighbors;
         m.seconds_per_step = (latency_time(n, m.bytes_per_cell, 1, m.depth) + kWaveCost * std::ceil(n / kWaveCells)) *
@@ -820,7 +829,8 @@ TEST_CASE("perfmodel: the wave term recovers a cost per wave of blocks") {
   }
   SUBCASE("2% noise: the wave cost within 15%; CPU timings have no wave term") {
     const pm::FittedModel f = pm::fit(sweep(0.02), plain());
-    CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave == doctest::Approx(kWaveCost).epsilon(0.15));
+    CHECK(f.group("lifelike", "sync", "grid")->of(pm::View::two_term).per_wave ==
+          doctest::Approx(kWaveCost).epsilon(0.15));
     std::vector<pm::Measurement> cpu = sweep(0);
     for (pm::Measurement& m : cpu) m.backend = "cpu";
     const pm::FittedModel g = pm::fit(cpu, plain());
@@ -847,7 +857,8 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     for (const auto& [name, neighbors] : stencils)
       for (int k = 12; k <= 24; k += 2) {
         const double n = std::ldexp(1.0, k);
-        pm::Measurement m = row(std::string("grid:") + name, "grid", "lifelike", std::uint64_t(n), 2 + 4.0 * neighbors, 0);
+        pm::Measurement m =
+            row(std::string("grid:") + name, "grid", "lifelike", std::uint64_t(n), 2 + 4.0 * neighbors, 0);
         m.launches = 1;
         m.depth = neighbors;
         m.seconds_per_step = latency_time(std::max(n, floor), m.bytes_per_cell, 1, m.depth);
@@ -874,7 +885,8 @@ TEST_CASE("perfmodel: the saturation floor charges a small step the work of a sa
     // Timings without a floor are fitted better without one.
     const std::vector<pm::Measurement> unfloored = sweep(0);
     CHECK(pm::fit(unfloored, none).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel < 1e-9);
-    CHECK(pm::fit(unfloored, no_waves_floored()).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel > 0.05);
+    CHECK(pm::fit(unfloored, no_waves_floored()).group("lifelike", "sync", "grid")->of(pm::View::two_term).rms_rel >
+          0.05);
   }
   SUBCASE("CPU timings have no floor") {
     std::vector<pm::Measurement> cpu = rows;
@@ -889,7 +901,8 @@ TEST_CASE("perfmodel: colored steps cost a launch and a sweep per class") {
     const pm::FittedModel f = pm::fit(rows, plain());
     for (const char* kind : {"grid", "graph", "*"}) {
       INFO(std::string(kind));
-      const pm::GroupFit* g = std::string(kind) == "*" ? f.shared_group("ising", "colored") : f.group("ising", "colored", kind);
+      const pm::GroupFit* g =
+          std::string(kind) == "*" ? f.shared_group("ising", "colored") : f.group("ising", "colored", kind);
       REQUIRE(g);
       const pm::ComputeConstants& c = g->of(pm::View::two_term);
       CHECK(c.launch == doctest::Approx(kTwoLaunch).epsilon(1e-6));
@@ -933,7 +946,8 @@ TEST_CASE("perfmodel: the cache regime is split only where the rows show it") {
   std::vector<pm::Measurement> rows;
   for (int i = 0; i < 40; ++i) {
     const double n = std::round(std::ldexp(1.0, 14) * std::pow(2.0, i * 14.0 / 39));
-    rows.push_back(row("grid:" + std::to_string(i), "grid", "lifelike", std::uint64_t(n), 34, kLaunch + n * 34 / kBandwidth));
+    rows.push_back(
+        row("grid:" + std::to_string(i), "grid", "lifelike", std::uint64_t(n), 34, kLaunch + n * 34 / kBandwidth));
     rows.back().seconds_per_step *= 1 + noise(std::size_t(i), 0.03);
   }
   auto split = [&](pm::CacheRegime r) {
@@ -975,7 +989,8 @@ TEST_CASE("perfmodel: a step's launches and depth from its layout") {
   REQUIRE(hubs.num_giant_hubs == 1);
   REQUIRE(hubs.num_hub_vertices() >= 2);
   double widest = 0;
-  for (std::uint32_t s = hubs.num_hub_slices; s < hubs.num_slices(); ++s) widest = std::max(widest, double(hubs.slice_width[s]));
+  for (std::uint32_t s = hubs.num_hub_slices; s < hubs.num_slices(); ++s)
+    widest = std::max(widest, double(hubs.slice_width[s]));
   CHECK(widest == 2);  // leaves of both stars, and the path
   CHECK(pm::step_shape(hubs).depth == std::max({widest, std::ceil(3000.0 / 256), std::ceil(400.0 / 32)}));
 }
@@ -1029,7 +1044,8 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   // Blocks dealt over more multiprocessors: each one's L1 starts empty.
   pm::GatherPath spread = large;
   spread.multiprocessors = 8;
-  CHECK(pm::step_shape(layout, nullptr, spread).missed_gathers > 2 * pm::step_shape(layout, nullptr, large).missed_gathers);
+  CHECK(pm::step_shape(layout, nullptr, spread).missed_gathers >
+        2 * pm::step_shape(layout, nullptr, large).missed_gathers);
   // No L1 on a CPU; a grid's rows are read again by the next rows of its block.
   CHECK(pm::step_shape(layout).missed_gathers == 0);
   GridSpec grid;
@@ -1046,7 +1062,8 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
   o.giant_degree = 100000;
   const Layout hubs = compile(graph_from_edges(1u << 14, spokes), o);
   REQUIRE(hubs.num_hub_vertices() >= 64);
-  pm::GatherPath one = large;  // one multiprocessor, 1024 sectors: the hub launch and the ordinary one miss 512 each at most
+  pm::GatherPath one =
+      large;  // one multiprocessor, 1024 sectors: the hub launch and the ordinary one miss 512 each at most
   const double fitting = pm::step_shape(hubs, nullptr, one).missed_gathers * (1u << 14);
   CHECK(fitting <= 1024);
   one.l1_bytes = 32 * 32;
@@ -1200,7 +1217,8 @@ TEST_CASE("perfmodel: the timings CSV reads files without the launches and depth
   unknown.launches = 0;
   unknown.depth = 0;
   CHECK(pm::csv_row(unknown).substr(pm::csv_row(unknown).size() - 2) == ",,");
-  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 12) + ",0,8,,,,,,,,\n");
+  std::istringstream bad(pm::csv_header() + "\n" + pm::csv_row(sync).substr(0, pm::csv_row(sync).size() - 12) +
+                         ",0,8,,,,,,,,\n");
   CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains("t.csv:2: launches: must be at least 1"),
                        ParseError);
 }
@@ -1327,7 +1345,8 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   rows[1].boundary_share = 0.25;
   rows[1].send_cells_max = 80;
   rows[1].gather_path = "packed";
-  rows[1].parts = {{rows[1].part_cells_max, 5000, 8, 2.5, 0.75, true}, {100, 400, 3, 1.25, 0, false},
+  rows[1].parts = {{rows[1].part_cells_max, 5000, 8, 2.5, 0.75, true},
+                   {100, 400, 3, 1.25, 0, false},
                    {rows[1].part_cells_max - 1, 4096, 8, 2, 0.5, true}};
   std::string text = pm::csv_header() + "\n# a note\n\n";
   for (const pm::Measurement& m : rows) text += pm::csv_row(m) + "\n";
@@ -1352,14 +1371,15 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
   CHECK(back[1].parts[0].missed_gathers == 0.75);
   CHECK(back[1].parts[0].packed_signals);
   CHECK_FALSE(back[1].parts[1].packed_signals);
-  CHECK(back[0].parts.empty());  // one rank
+  CHECK(back[0].parts.empty());        // one rank
   CHECK(back[0].gather_path.empty());  // unknown: counted as bytes, no packing pass
   CHECK(back[0].boundary_share == 0);  // one rank: empty, unknown
   pm::Measurement host = back[1];
   host.halo_path = "host";
-  CHECK(host.messages() == 1);  // one round to both peers at once
+  CHECK(host.messages() == 1);         // one round to both peers at once
   CHECK(back[0].part_bytes_max == 0);  // one rank: empty, unknown
-  for (std::size_t i = 0; i < rows.size(); ++i) CHECK(back[i].seconds_per_step == doctest::Approx(rows[i].seconds_per_step).epsilon(1e-9));
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    CHECK(back[i].seconds_per_step == doctest::Approx(rows[i].seconds_per_step).epsilon(1e-9));
 
   const std::string header = pm::csv_header() + "\n";
   const std::string good = pm::csv_row(rows[2]);
@@ -1368,10 +1388,8 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
     auto split = [](const std::string& line) {
       std::vector<std::string> parts{""};
       for (char c : line)
-        if (c == ',')
-          parts.emplace_back();
-        else
-          parts.back().push_back(c);
+        if (c == ',') parts.emplace_back();
+        else parts.back().push_back(c);
       return parts;
     };
     const std::vector<std::string> names = split(pm::csv_header()), fields = split(good);
@@ -1399,20 +1417,26 @@ TEST_CASE("perfmodel: the timings CSV round-trips, and malformed rows name the f
       {header + with_field("part_cells_max", "99999999999") + "\n", "t.csv:2: part_cells_max exceeds cells"},
       {header + with_field("source", "\"open") + "\n", "t.csv:2: a quoted field is not closed"},
       {header + with_field("ranks", "0") + "\n", "t.csv:2: ranks: must be at least 1"},
-      {header + with_field("parts", "10:40:2:1.5") + "\n", "t.csv:2: parts: part 1 '10:40:2:1.5': expected cells:indices"},
-      {header + with_field("parts", "10:40:2:1.5:x:bytes") + "\n", "t.csv:2: parts: part 1 '10:40:2:1.5:x:bytes': 'x' is not a number"},
+      {header + with_field("parts", "10:40:2:1.5") + "\n",
+       "t.csv:2: parts: part 1 '10:40:2:1.5': expected cells:indices"},
+      {header + with_field("parts", "10:40:2:1.5:x:bytes") + "\n",
+       "t.csv:2: parts: part 1 '10:40:2:1.5:x:bytes': 'x' is not a number"},
       {header + with_field("parts", "10:40:2:1.5:0:bits") + "\n", "is not one of packed, bytes"},
-      {header + with_field("parts", "0:40:2:1.5:0:bytes") + "\n", "t.csv:2: parts: part 1 '0:40:2:1.5:0:bytes': must be at least 1"},
+      {header + with_field("parts", "0:40:2:1.5:0:bytes") + "\n",
+       "t.csv:2: parts: part 1 '0:40:2:1.5:0:bytes': must be at least 1"},
       {header + with_field("parts", "10:40:2:1.5:0:bytes;") + "\n", "t.csv:2: parts: a part is empty"},
-      {header + with_field("parts", "10:40:2:1.5:0:bytes;10:40:2:1.5:0:bytes") + "\n", "t.csv:2: parts lists 2 parts, ranks is 1"},
-      {header + with_field("parts", "10:40:2:1.5:0:bytes") + "\n", "t.csv:2: the largest of parts has 10 cells, part_cells_max is"},
+      {header + with_field("parts", "10:40:2:1.5:0:bytes;10:40:2:1.5:0:bytes") + "\n",
+       "t.csv:2: parts lists 2 parts, ranks is 1"},
+      {header + with_field("parts", "10:40:2:1.5:0:bytes") + "\n",
+       "t.csv:2: the largest of parts has 10 cells, part_cells_max is"},
   };
   for (const Case& c : cases) {
     INFO(c.text);
     std::istringstream bad(c.text);
     CHECK_THROWS_WITH_AS(pm::parse_measurements(bad, "t.csv"), doctest::Contains(c.message.c_str()), ParseError);
   }
-  CHECK_THROWS_WITH_AS(pm::read_measurements("/nonexistent/t.csv"), doctest::Contains("cannot open /nonexistent/t.csv"), Error);
+  CHECK_THROWS_WITH_AS(pm::read_measurements("/nonexistent/t.csv"), doctest::Contains("cannot open /nonexistent/t.csv"),
+                       Error);
 }
 
 TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line") {
@@ -1448,8 +1472,9 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
     const pm::KindErrors &a = f.cross_validation_by_kind[i], &b = back.cross_validation_by_kind[i];
     CHECK(b.run == a.run);
     CHECK(std::tie(b.errors.sources, b.errors.rows, b.errors.tolerance, b.errors.mean, b.errors.median, b.errors.p90,
-                   b.errors.max, b.errors.within) == std::tie(a.errors.sources, a.errors.rows, a.errors.tolerance, a.errors.mean,
-                                                              a.errors.median, a.errors.p90, a.errors.max, a.errors.within));
+                   b.errors.max, b.errors.within) == std::tie(a.errors.sources, a.errors.rows, a.errors.tolerance,
+                                                              a.errors.mean, a.errors.median, a.errors.p90,
+                                                              a.errors.max, a.errors.within));
   }
   // A kind's own spread speaks for it from kTrustRows rows of kTrustSources sources; fewer rows
   // (grid), fewer sources (colored graph), or a kind not seen: none.
@@ -1459,7 +1484,8 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
   CHECK_FALSE(back.errors_of_kind({"graph", "colored", false}));
   CHECK_FALSE(back.errors_of_kind({"hubs", "sync", false}));
   for (const pm::Measurement& m : rows)
-    for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
+    for (pm::View v : pm::kViews)
+      CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(f, m, v).seconds_per_step);
 
   const std::string text = out.str();
   auto replaced = [&](const std::string& from, const std::string& to) {
@@ -1476,9 +1502,10 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
       {"", "f.fit:0: not a cellgraph perfmodel fit"},
       {"hello\n", "f.fit:1: expected 'key = value'"},
       // One format, this one: a file of another is fitted again, which the message says how.
-      {replaced("format = 14", "format = 13"), "f.fit:" + line_of("format = 14") +
-                                                   ": fit file format 13: this cellgraph reads format 14; refit the timings "
-                                                   "with `cellgraph perfmodel fit TIMINGS.csv... --out FIT`"},
+      {replaced("format = 14", "format = 13"),
+       "f.fit:" + line_of("format = 14") +
+           ": fit file format 13: this cellgraph reads format 14; refit the timings "
+           "with `cellgraph perfmodel fit TIMINGS.csv... --out FIT`"},
       {replaced("format = 14", "format = 15"), "fit file format 15: this cellgraph reads format 14"},
       {replaced("format = 14", "format = 1x"), "fit file format 1x: this cellgraph reads format 14"},
       {[&] {
@@ -1489,25 +1516,29 @@ TEST_CASE("perfmodel: the fit file round-trips, and garbled files name the line"
        "[exchange] has no 'bytes.step_floor'"},
       {replaced("update = sync\nranks = several", "ranks = several"),
        "f.fit:" + line_of("[cross_validation_of_kind]") + ": [cross_validation_of_kind] has no 'update'"},
-      {replaced("ranks = several", "ranks = many"), "f.fit:" + line_of("ranks = several") +
-                                                    ": 'ranks' must be one of one, several, not 'many'"},
+      {replaced("ranks = several", "ranks = many"),
+       "f.fit:" + line_of("ranks = several") + ": 'ranks' must be one of one, several, not 'many'"},
       {replaced("kind = grid\nupdate = sync\nranks = one", "kind = hubs\nupdate = sync\nranks = several"),
        "f.fit:" + std::to_string(std::stoi(line_of("kind = grid\nupdate = sync\nranks = one")) - 1) +
            ": a second [cross_validation_of_kind] of hubs layout, sync update, several ranks"},
       {replaced("[cross_validation]\n", "[cross_validation_of_kind]\nkind = grid\nupdate = alpha:0.5\nranks = one\n"),
-       "f.fit:" + line_of("[cross_validation]\n") + ": [cross_validation_of_kind] without the [cross_validation] of every row"},
+       "f.fit:" + line_of("[cross_validation]\n") +
+           ": [cross_validation_of_kind] without the [cross_validation] of every row"},
       {replaced("[machine]", "[machines]"), "f.fit:" + line_of("[machine]") + ": unknown section [machines]"},
       {replaced("\nsm_count =", "\nsm_cuont ="), "[machine] has no 'sm_count'"},
-      {replaced("bytes.launch = ", "bytes.launch = fast"), "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
-      {replaced("cycles.cache_fitted = ", "cycles.cache_fitted = maybe"), "'cycles.cache_fitted' must be true or false"},
+      {replaced("bytes.launch = ", "bytes.launch = fast"),
+       "f.fit:" + line_of("bytes.launch") + ": 'bytes.launch' must be a number"},
+      {replaced("cycles.cache_fitted = ", "cycles.cache_fitted = maybe"),
+       "'cycles.cache_fitted' must be true or false"},
       {replaced("rows = ", "rows = 2\nrows = "), "'rows' given twice"},
       {replaced("[exchange]\n", "[exchange]\ncolour = red\n"), "unknown key 'colour' in [exchange]"},
       {replaced("\np90 = ", "\np90 = -1"), "f.fit:" + line_of("p90 = ") + ": 'p90' must be a number >= 0"},
       {text + "[cross_validation]\nsources = 2\n", "a second [cross_validation]"},
-      {replaced("halo_path = host", "halo_path = nvlink"), "f.fit:" + line_of("halo_path") +
-                                                           ": 'halo_path' must be one of device, host, any, not 'nvlink'"},
+      {replaced("halo_path = host", "halo_path = nvlink"),
+       "f.fit:" + line_of("halo_path") + ": 'halo_path' must be one of device, host, any, not 'nvlink'"},
       {replaced("preferred_view = ", "preferred_view = x"), "preferred_view must be cycles, bytes or two-term"},
-      {replaced("two-term.identified = ", "two-term.identified = perhaps"), "'two-term.identified' must be true or false"},
+      {replaced("two-term.identified = ", "two-term.identified = perhaps"),
+       "'two-term.identified' must be true or false"},
   };
   for (const Case& c : cases) {
     INFO(c.text.substr(0, 300));
@@ -1549,7 +1580,8 @@ TEST_CASE("perfmodel: the fit file keeps every constant") {
   CHECK(back.group("lifelike", "sync", "grid")->bytes_max == 98);
   CHECK(back.exchange->step_floor[2] == every.exchange->step_floor[2]);
   for (const pm::Measurement& m : rows)
-    for (pm::View v : pm::kViews) CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(every, m, v).seconds_per_step);
+    for (pm::View v : pm::kViews)
+      CHECK(pm::predict(back, m, v).seconds_per_step == pm::predict(every, m, v).seconds_per_step);
 }
 
 // The fits users predict with (bench/perfmodel/MANIFEST.md): each is what the model makes of
@@ -1563,13 +1595,17 @@ TEST_CASE("perfmodel: the fits in bench/perfmodel are their timings' fit") {
     double mean_error;  // over its rows, the preferred view
   } kept[] = {
       {"h100.fit",
-       {"h100-1gpu-a.csv", "h100-1gpu-b.csv", "h100-2gpu.csv", "h100-4gpu.csv", "h100-small-1gpu.csv", "h100-small-2gpu.csv",
-        "h100-small-4gpu.csv"},
-       484, 120, 0.0751},
+       {"h100-1gpu-a.csv", "h100-1gpu-b.csv", "h100-2gpu.csv", "h100-4gpu.csv", "h100-small-1gpu.csv",
+        "h100-small-2gpu.csv", "h100-small-4gpu.csv"},
+       484,
+       120,
+       0.0751},
       {"h200.fit",
        {"h200-1gpu.csv", "h200-a-1gpu.csv", "h200-a-2gpu.csv", "h200-a-4gpu.csv", "h200-b-1gpu.csv", "h200-b-2gpu.csv",
         "h200-b-4gpu.csv"},
-       283, 80, 0.0804},
+       283,
+       80,
+       0.0804},
   };
   const std::string dir = data_path("../bench/perfmodel/");
   auto read_rows = [&](const std::vector<std::string>& csvs) {
@@ -1594,8 +1630,9 @@ TEST_CASE("perfmodel: the fits in bench/perfmodel are their timings' fit") {
     double largest_change = 0;
     for (const pm::Measurement& m : rows)
       for (pm::View v : pm::kViews)
-        largest_change = std::max(largest_change, std::abs(pm::predict(again, m, v).seconds_per_step /
-                                                               pm::predict(committed, m, v).seconds_per_step - 1));
+        largest_change = std::max(
+            largest_change,
+            std::abs(pm::predict(again, m, v).seconds_per_step / pm::predict(committed, m, v).seconds_per_step - 1));
     CHECK(largest_change < 1e-9);
     const pm::Agreement a = pm::agreement_over(committed, rows, committed.preferred);
     CHECK(a.pearson > 0.99);
@@ -1618,8 +1655,9 @@ TEST_CASE("perfmodel: grid slabs estimate the block partition's parts, halo and 
     std::string size, neighborhood, boundary;
     std::uint32_t parts;
   } cases[] = {
-      {"64x64", "moore", "periodic", 2},   {"64x64", "moore", "periodic", 4},     {"64x64", "moore", "fixed:0", 2},
-      {"64x64", "moore", "fixed:0", 5},    {"60x50", "vonneumann", "periodic", 3}, {"16x16x16", "moore", "periodic", 4},
+      {"64x64", "moore", "periodic", 2},      {"64x64", "moore", "periodic", 4},
+      {"64x64", "moore", "fixed:0", 2},       {"64x64", "moore", "fixed:0", 5},
+      {"60x50", "vonneumann", "periodic", 3}, {"16x16x16", "moore", "periodic", 4},
       {"16x16x16", "moore", "reflective", 3}, {"100x30", "moore:2", "periodic", 6},
   };
   for (const Case& c : cases) {
@@ -1719,7 +1757,8 @@ TEST_CASE("perfmodel: model specs and layout kinds") {
   g.kind = "*";
   f.shared.push_back(g);
   CHECK(f.resolve_model("sir", "sync") == "sir:beta=0.05:tau=8");
-  CHECK_THROWS_WITH_AS(f.resolve_model("sir", "colored"), doctest::Contains("no constants for model sir with update colored"), Error);
+  CHECK_THROWS_WITH_AS(f.resolve_model("sir", "colored"),
+                       doctest::Contains("no constants for model sir with update colored"), Error);
   g.model = "sir:beta=0.3";
   f.shared.push_back(g);
   CHECK(f.resolve_model("sir:beta=0.3", "sync") == "sir:beta=0.3");
@@ -1764,14 +1803,18 @@ TEST_CASE("cli: perfmodel measure on the CPU writes timings that fit, validate a
   // Colored updates only up to --colored-max-cells; the sweep stops starting sources once
   // its --budget is spent (the first always runs).
   const std::string limited = dir / "limited.csv";
-  r = run_cli("perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --sources grid@4:8:2 "
-              "--models lifelike,ising --colored-max-cells 2^5 --out " + limited);
+  r = run_cli(
+      "perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --sources grid@4:8:2 "
+      "--models lifelike,ising --colored-max-cells 2^5 --out " +
+      limited);
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "4 rows planned"));
   CHECK(contains(r.out, "grid:16x16:moore  ising (colored): skipped"));
   CHECK(pm::read_measurements(limited).size() == 4);  // Life on 16, 64, 256 cells; Ising on 16
-  r = run_cli("perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --sources grid@4:8:2 "
-              "--models lifelike --budget 1e-9 --out " + limited);
+  r = run_cli(
+      "perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --sources grid@4:8:2 "
+      "--models lifelike --budget 1e-9 --out " +
+      limited);
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "2 source(s) left out: grid:8x8:moore grid:16x16:moore"));
   CHECK(pm::read_measurements(limited).size() == 1);
@@ -1782,8 +1825,10 @@ TEST_CASE("cli: perfmodel measure on the CPU writes timings that fit, validate a
   CHECK(contains(r.out, "err 2t"));
   CHECK(contains(r.out, "lifelike|sync|grid"));
   const std::string predictions = read_file(dir / "p.csv");
-  CHECK(predictions.rfind("source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,"
-                          "predicted_two_term,preferred,held_out,compute,exchange\n", 0) == 0);
+  CHECK(
+      predictions.rfind("source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,"
+                        "predicted_two_term,preferred,held_out,compute,exchange\n",
+                        0) == 0);
   CHECK(std::count(predictions.begin(), predictions.end(), '\n') == 1 + 6);  // every row: by its group or shared
   // A CPU fit predicts up to one rank per core of its host.
   r = run_cli("perfmodel predict --model-file " + dir / "f.fit" + " --grid 32x32 --steps 10 --gpus 2");
@@ -1803,8 +1848,10 @@ TEST_SUITE("mpi") {
   TEST_CASE("cli: perfmodel measure on two ranks records the parts and their halo" *
             doctest::skip(!std::filesystem::exists(cellgraph::test::mpiexec_path()))) {
     ScratchDir dir;
-    const auto r = run_cli_ranks(2, "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources grid@8 "
-                                    "--models lifelike,ising --out " + dir / "t.csv");
+    const auto r = run_cli_ranks(2,
+                                 "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources grid@8 "
+                                 "--models lifelike,ising --out " +
+                                     dir / "t.csv");
     REQUIRE_MESSAGE(r.status == 0, r.out);
     const std::vector<pm::Measurement> rows = pm::read_measurements(dir / "t.csv");
     REQUIRE(rows.size() == 2);
@@ -1817,9 +1864,9 @@ TEST_SUITE("mpi") {
     CHECK(rows[1].exchanges > 1);  // colored: an exchange per class
     CHECK(rows[0].halo_path == "host");
     CHECK(rows[0].part_bytes_max == doctest::Approx(128 * 34));  // a slab: 1 byte read and written, 8 indices
-    CHECK(rows[0].send_cells_max == 32);  // the rows above and below, each read by the other part
+    CHECK(rows[0].send_cells_max == 32);                        // the rows above and below, each read by the other part
     CHECK(rows[0].boundary_share == doctest::Approx(2.0 / 8));  // 2 of a slab's 8 rows, at 1 + 8 entries a cell
-    REQUIRE(rows[0].parts.size() == 2);  // each slab's own work, in rank order
+    REQUIRE(rows[0].parts.size() == 2);                         // each slab's own work, in rank order
     for (const pm::PartWork& p : rows[0].parts) {
       CHECK(p.cells == 128);
       CHECK(p.indices == 128 * 8);
@@ -1829,8 +1876,10 @@ TEST_SUITE("mpi") {
   TEST_CASE("cli: perfmodel annotate rebuilds a partitioned row's busiest part" *
             doctest::skip(!std::filesystem::exists(cellgraph::test::mpiexec_path()))) {
     ScratchDir dir;
-    auto r = run_cli_ranks(2, "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources rgg@10,rmat@10 "
-                              "--models lifelike --out " + dir / "t.csv");
+    auto r = run_cli_ranks(2,
+                           "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources rgg@10,rmat@10 "
+                           "--models lifelike --out " +
+                               dir / "t.csv");
     REQUIRE_MESSAGE(r.status == 0, r.out);
     const std::vector<pm::Measurement> measured = pm::read_measurements(dir / "t.csv");
     REQUIRE(measured.size() == 2);
@@ -1867,7 +1916,6 @@ TEST_SUITE("mpi") {
   }
 }
 
-
 TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers that measure records") {
   ScratchDir dir;
   const std::string csv = dir / "t.csv";
@@ -1882,7 +1930,7 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
     CHECK(m.gathers > 0);
     CHECK((m.update == "colored") == (m.launches > 1));
   }
-  CHECK(measured[0].depth == 8);   // grid:8x8:moore, synchronous
+  CHECK(measured[0].depth == 8);  // grid:8x8:moore, synchronous
   CHECK(measured[1].depth == 8.0 * measured[1].launches);
   // The same file without the columns, annotated again.
   const std::set<std::string> later = {"launches", "depth", "gathers", "missed_gathers"};
@@ -1919,7 +1967,8 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   }
   // Rows of a GPU get the misses of its multiprocessors' L1s.
   std::string gpu = old;
-  for (std::size_t at = gpu.find(",cpu,"); at != std::string::npos; at = gpu.find(",cpu,")) gpu.replace(at, 5, ",cuda,");
+  for (std::size_t at = gpu.find(",cpu,"); at != std::string::npos; at = gpu.find(",cpu,"))
+    gpu.replace(at, 5, ",cuda,");
   r = run_cli("perfmodel annotate " + dir.write("gpu.csv", gpu) + " --out " + dir / "gpu-annotated.csv");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   for (const pm::Measurement& m : pm::read_measurements(dir / "gpu-annotated.csv")) {
@@ -1942,9 +1991,11 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
   std::string good = pm::csv_header() + "\n";
   for (const pm::Measurement& m : bytes_sweep(0)) good += pm::csv_row(m) + "\n";
   const std::string good_csv = dir.write("good.csv", good);
-  const std::string garbled = dir.write("garbled.fit", "format = 14\npreferred_view = bytes\ncache_regime = evidence\n"
-                                                      "wave_cells = 0\nsaturation_cells = 0\n[machine]\nspeed = 3\n");
-  const std::string old = dir.write("old.fit", "# written by an earlier cellgraph\nformat = 13\npreferred_view = bytes\n");
+  const std::string garbled = dir.write("garbled.fit",
+                                        "format = 14\npreferred_view = bytes\ncache_regime = evidence\n"
+                                        "wave_cells = 0\nsaturation_cells = 0\n[machine]\nspeed = 3\n");
+  const std::string old =
+      dir.write("old.fit", "# written by an earlier cellgraph\nformat = 13\npreferred_view = bytes\n");
   struct Case {
     std::string args, message;
     int status;
@@ -1953,18 +2004,22 @@ TEST_CASE("cli: perfmodel errors give a message, exit non-zero and write nothing
       {"perfmodel fit --out " + dir / "f.fit", "no timings", 1},
       {"perfmodel fit " + bad_csv + " --saturation-blocks-per-sm=-1 --out " + dir / "f.fit",
        "--saturation-blocks-per-sm must be a number >= 0", 1},
-      {"perfmodel predict --model-file " + dir / "missing.fit" + " --grid 8x8", "cannot open " + dir / "missing.fit", 1},
+      {"perfmodel predict --model-file " + dir / "missing.fit" + " --grid 8x8", "cannot open " + dir / "missing.fit",
+       1},
       {"perfmodel predict --model-file " + garbled + " --grid 8x8", "garbled.fit:6: [machine] has no 'device'", 1},
       {"perfmodel predict --model-file " + old + " --grid 8x8",
-       "old.fit:2: fit file format 13: this cellgraph reads format 14; refit the timings with `cellgraph perfmodel fit", 1},
+       "old.fit:2: fit file format 13: this cellgraph reads format 14; refit the timings with `cellgraph perfmodel fit",
+       1},
       {"perfmodel predict --grid 8x8", "--model-file FIT is required", 1},
       {"perfmodel measure --sources grid@6", "--out FILE is required", 1},
       {"perfmodel measure --backend cpu --sizes 40 --out " + dir / "t.csv", "bad sizes '40'", 1},
       {"perfmodel measure --backend cpu --sources torus --out " + dir / "t.csv", "unknown source 'torus'", 1},
       {"perfmodel measure --backend cpu --models nosuch --out " + dir / "t.csv", "unknown model 'nosuch'", 1},
-      {"perfmodel measure --backend cpu --sources grid@6 --out /nonexistent/dir/t.csv", "cannot write /nonexistent/dir/t.csv", 1},
+      {"perfmodel measure --backend cpu --sources grid@6 --out /nonexistent/dir/t.csv",
+       "cannot write /nonexistent/dir/t.csv", 1},
       {"perfmodel validate " + bad_csv, "bad.csv:2:", 1},
-      {"perfmodel validate " + good_csv + " --holdout-file " + dir / "missing.csv", "cannot open " + dir / "missing.csv", 1},
+      {"perfmodel validate " + good_csv + " --holdout-file " + dir / "missing.csv",
+       "cannot open " + dir / "missing.csv", 1},
       {"perfmodel validate " + good_csv + " --holdout-file " + bad_csv, "bad.csv:2:", 1},
       {"perfmodel validate --holdout-file " + dir / "missing.csv", "no timings", 1},
       {"perfmodel frobnicate", "unknown command 'frobnicate'", 2},
@@ -2063,12 +2118,14 @@ TEST_CASE("cli: perfmodel predict and validate on hand-written constants") {
   CHECK(contains(r.out, "  grid layout, sync update, one GPU: 7 rows of 7 sources"));
   r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(contains(r.out, "how far to trust it: leaving each of the fit's 12 sources out in turn, 90% of the 12 rows were"));
+  CHECK(contains(r.out,
+                 "how far to trust it: leaving each of the fit's 12 sources out in turn, 90% of the 12 rows were"));
   // The grids' own spread (7 rows) is kept but too thin to speak for a grid; made 10 rows, it does.
   std::string cv_fit = read_file(dir / "cv.fit");
   const std::string grid_rows = "kind = grid\nupdate = sync\nranks = one\nsources = 7\nrows = 7\n";
   REQUIRE(contains(cv_fit, grid_rows));
-  cv_fit.replace(cv_fit.find(grid_rows), grid_rows.size(), "kind = grid\nupdate = sync\nranks = one\nsources = 7\nrows = 10\n");
+  cv_fit.replace(cv_fit.find(grid_rows), grid_rows.size(),
+                 "kind = grid\nupdate = sync\nranks = one\nsources = 7\nrows = 10\n");
   dir.write("cv.fit", cv_fit);
   r = run_cli("perfmodel predict --model-file " + dir / "cv.fit" + " --grid 1024x1024 --steps 1000 --gpus 1");
   REQUIRE_MESSAGE(r.status == 0, r.out);
@@ -2098,7 +2155,8 @@ TEST_CASE("tools: plot_perfmodel.py draws measured against predicted, and refuse
   r = cellgraph::test::run_command(tool + dir / "p.csv" + " --view two-term -o " + dir / "t.png");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(std::filesystem::exists(dir / "t.png"));
-  const std::string bad = dir.write("bad.csv", read_file(dir / "p.csv") + "grid,grid,lifelike,sync,1,4,34,fast,1,1,1,bytes,0,1,0\n");
+  const std::string bad =
+      dir.write("bad.csv", read_file(dir / "p.csv") + "grid,grid,lifelike,sync,1,4,34,fast,1,1,1,bytes,0,1,0\n");
   r = cellgraph::test::run_command(tool + bad + " -o " + dir / "x.png");
   CHECK(r.status == 1);
   CHECK(contains(r.out, "bad.csv:14: a time is not a positive number"));

@@ -45,7 +45,8 @@ Rgb pixel(const RgbImage& image, std::int64_t x, std::int64_t y) {
 // What an indexed image looks like once its palette is applied.
 RgbImage coloured(const IndexedImage& image, const std::vector<Rgb>& colours) {
   RgbImage rgb{image.width, image.height, {}};
-  for (std::uint8_t index : image.pixels) rgb.rgb.insert(rgb.rgb.end(), {colours[index].r, colours[index].g, colours[index].b});
+  for (std::uint8_t index : image.pixels)
+    rgb.rgb.insert(rgb.rgb.end(), {colours[index].r, colours[index].g, colours[index].b});
   return rgb;
 }
 
@@ -73,7 +74,6 @@ bool on_path(const std::string& program) {
     if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
   return false;
 }
-
 
 Graph points(int dim, const std::vector<double>& coords) {
   Graph g;
@@ -116,7 +116,7 @@ TEST_CASE("pictures: rules with more states than palette entries share entries a
     REQUIRE(many.index(s) >= many.index(s - 1));
   }
   CHECK(many.colours()[2] == kOrange);
-  CHECK(many.colours()[253] == kDarkRed);  // state 255, the last dying state, is the first on it
+  CHECK(many.colours()[253] == kDarkRed);      // state 255, the last dying state, is the first on it
   CHECK(StatePalette(254).index(253) == 253);  // still one entry per state
 }
 
@@ -162,10 +162,10 @@ TEST_CASE("pictures: mesh elements fill their triangles, y up, with a background
       REQUIRE(raster.cell_at(x, y) == want);
     }
   const IndexedImage image = raster.render({1, 0}, StatePalette(2));
-  CHECK(image.pixels[13 * 16 + 13] == 1);                           // lower right: triangle 0, live
-  CHECK(image.pixels[2 * 16 + 2] == 0);                             // upper left: triangle 1, dead
-  CHECK(image.pixels[0] == StatePalette::kBackground);              // margin
-  CHECK_THROWS_AS(raster.render({1}, StatePalette(2)), Error);      // one state short
+  CHECK(image.pixels[13 * 16 + 13] == 1);                       // lower right: triangle 0, live
+  CHECK(image.pixels[2 * 16 + 2] == 0);                         // upper left: triangle 1, dead
+  CHECK(image.pixels[0] == StatePalette::kBackground);          // margin
+  CHECK_THROWS_AS(raster.render({1}, StatePalette(2)), Error);  // one state short
 }
 
 TEST_CASE("pictures: elements without area are a dot, the element of largest z is in front") {
@@ -211,8 +211,8 @@ TEST_CASE("pictures: graph vertices are discs, the nearer centre wins, then the 
   CHECK(raster.cell_at(47, 17) == 3);
   CHECK(raster.cell_at(31, 47) == 0);  // within both discs, nearer vertex 0
   CHECK(raster.cell_at(32, 47) == 1);
-  CHECK(raster.cell_at(0, 0) == kNone);      // 23 pixels from the nearest vertex
-  CHECK(raster.cell_at(32, 32) == kNone);    // the centre: 21 pixels from all four
+  CHECK(raster.cell_at(0, 0) == kNone);    // 23 pixels from the nearest vertex
+  CHECK(raster.cell_at(32, 32) == kNone);  // the centre: 21 pixels from all four
   // Same x and y, different z: the larger z shows, whichever vertex comes first.
   CHECK(CellRaster::for_points(points(3, {0, 0, 1, 0, 0, 5, 1, 1, 0}), 64).cell_at(17, 47) == 1);
   CHECK(CellRaster::for_points(points(3, {0, 0, 5, 0, 0, 1, 1, 1, 0}), 64).cell_at(17, 47) == 0);
@@ -223,7 +223,7 @@ TEST_CASE("pictures: graph vertices are discs, the nearer centre wins, then the 
 // ---- grid pictures ------------------------------------------------------------------------
 
 TEST_CASE("pictures: grid pictures scale up to fit, or show each block's first live cell") {
-  const StatePalette palette(4);  // index = state
+  const StatePalette palette(4);                              // index = state
   const std::vector<std::uint32_t> states{0, 1, 2, 1, 0, 3};  // 3 x 2
   SUBCASE("scale 2 fits") {
     const IndexedImage image = grid_picture(states, 3, 2, palette, 2, 100);
@@ -248,7 +248,8 @@ TEST_CASE("pictures: grid pictures scale up to fit, or show each block's first l
     CHECK(image.width == 2);
     CHECK(image.height == 1);
     CHECK(image.pixels == std::vector<std::uint8_t>{2, 3});
-    CHECK(grid_picture(std::vector<std::uint32_t>(15, 0), 5, 3, palette, 1, 2).pixels == std::vector<std::uint8_t>{0, 0});
+    CHECK(grid_picture(std::vector<std::uint32_t>(15, 0), 5, 3, palette, 1, 2).pixels ==
+          std::vector<std::uint8_t>{0, 0});
   }
   CHECK(grid_picture({7}, 1, 1, palette, 1, 10).pixels == std::vector<std::uint8_t>{StatePalette::kInvalid});
   CHECK_THROWS_AS(grid_picture(states, 4, 2, palette, 1, 10), Error);
@@ -287,7 +288,8 @@ TEST_CASE("pictures: GIF errors leave nothing behind") {
   const StatePalette palette(2);
   SUBCASE("a frame of another size") {
     GifWriter gif(dir / "a.gif", 3, 2, palette.colours(), 100);
-    CHECK_THROWS_WITH_AS(gif.add_frame(IndexedImage{2, 2, {0, 0, 0, 0}}), doctest::Contains("2x2 pixels in a 3x2"), Error);
+    CHECK_THROWS_WITH_AS(gif.add_frame(IndexedImage{2, 2, {0, 0, 0, 0}}), doctest::Contains("2x2 pixels in a 3x2"),
+                         Error);
   }
   SUBCASE("an index outside the palette") {
     GifWriter gif(dir / "a.gif", 1, 1, {kBlack, kWhite}, 100);
@@ -315,8 +317,8 @@ TEST_CASE("pictures: a grid run writes frames, a GIF and a PNG that agree with i
                      " --frames-every 5 --gif " + dir / "a.gif --png " + dir / "final.png --png-scale 2 --states-out " +
                      dir / "s.txt");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(dir.files() == std::set<std::string>{"f_000000.png", "f_000005.png", "f_000010.png", "f_000012.png",
-                                             "a.gif", "final.png", "s.txt"});
+  CHECK(dir.files() == std::set<std::string>{"f_000000.png", "f_000005.png", "f_000010.png", "f_000012.png", "a.gif",
+                                             "final.png", "s.txt"});
   CHECK(read_file(dir / "f_000012.png") == read_file(dir / "final.png"));
   const RgbImage final_png = read_png(dir / "final.png");
   REQUIRE(final_png.width == 80);
@@ -350,8 +352,9 @@ TEST_CASE("pictures: GIF frames default to a hundredth of the run and shrink big
 TEST_CASE("pictures: a mesh run pictures its elements, graphs with coordinates their vertices") {
   ScratchDir dir;
   const std::string mesh_file = data_path("meshes/t1_2d_tri_v41.msh");
-  Result r = run_cli("run --backend cpu --mesh " + mesh_file + " --rule B2/S23 --fill 0.3 --steps 4 --png " + dir / "q.png" +
-                     " --png-size 300 --gif " + dir / "q.gif --frames-every 2 --states-out " + dir / "s.txt");
+  Result r =
+      run_cli("run --backend cpu --mesh " + mesh_file + " --rule B2/S23 --fill 0.3 --steps 4 --png " + dir / "q.png" +
+              " --png-size 300 --gif " + dir / "q.gif --frames-every 2 --states-out " + dir / "s.txt");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   const Mesh mesh = read_mesh_file(mesh_file);
   const MeshGraph graph = mesh_to_graph(mesh);
@@ -366,8 +369,8 @@ TEST_CASE("pictures: a mesh run pictures its elements, graphs with coordinates t
   CHECK(same_pixels(gif.frames[2], png));
   CHECK(colours_in(png) == kDeadLiveBackground);
 
-  for (const std::string& source : {std::string("--generate rgg:500"), "--mesh " + data_path("meshes/t5_3d_tet_v41.msh") +
-                                                              " --mesh-graph nodal"}) {
+  for (const std::string& source :
+       {std::string("--generate rgg:500"), "--mesh " + data_path("meshes/t5_3d_tet_v41.msh") + " --mesh-graph nodal"}) {
     r = run_cli("run --backend cpu " + source + " --fill 0.5 --steps 1 --png " + dir / "p.png --png-size 200");
     REQUIRE_MESSAGE(r.status == 0, r.out);
     const RgbImage points = read_png(dir / "p.png");

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +17,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include <chrono>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/interrupt.hpp"
@@ -183,9 +183,28 @@ TEST_CASE("run: SIGINT mid-run stops after the step, keeps the statistics so far
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ::dup2(fd, 1), ::dup2(fd, 2);
     const std::string cli = test::cli_path();
-    const std::vector<std::string> args = {cli, "run", "--grid", "256x256", "--fill", "0.4", "--steps", "4000000000",
-                                           "--backend", "cpu", "--threads", "1", "--stats", stats, "--stats-every", "7",
-                                           "--checkpoint", ckpt, "--checkpoint-every", "10", "--png", dir / "p.png"};
+    const std::vector<std::string> args = {cli,
+                                           "run",
+                                           "--grid",
+                                           "256x256",
+                                           "--fill",
+                                           "0.4",
+                                           "--steps",
+                                           "4000000000",
+                                           "--backend",
+                                           "cpu",
+                                           "--threads",
+                                           "1",
+                                           "--stats",
+                                           stats,
+                                           "--stats-every",
+                                           "7",
+                                           "--checkpoint",
+                                           ckpt,
+                                           "--checkpoint-every",
+                                           "10",
+                                           "--png",
+                                           dir / "p.png"};
     std::vector<char*> argv;
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -223,7 +242,8 @@ TEST_CASE("checkpoints: content is checked like any input, and a restart past --
   const std::string base = "run --grid 4x4 --backend cpu --seed 1 --restart ";
   const std::string identity = "rule=B3/S23";
   auto crafted = [&](const std::string& name, std::uint64_t step, std::vector<std::vector<std::uint8_t>> variables) {
-    write_checkpoint(dir / name, Checkpoint{step, 1, "lifelike", identity, "grid 4x4 moore periodic", 16, variables, {}});
+    write_checkpoint(dir / name,
+                     Checkpoint{step, 1, "lifelike", identity, "grid 4x4 moore periodic", 16, variables, {}});
     return dir / name;
   };
   std::vector<std::uint8_t> states(16, 0);
@@ -233,8 +253,8 @@ TEST_CASE("checkpoints: content is checked like any input, and a restart past --
   CHECK_MESSAGE(contains(bad_state.out, "state.ckpt: byte "), bad_state.out);
   CHECK(contains(bad_state.out, "vertex 5 has state 7, outside model lifelike's states 0..1"));
 
-  const test::CommandResult two_variables =
-      run_cli(base + crafted("vars.ckpt", 3, {std::vector<std::uint8_t>(16), std::vector<std::uint8_t>(16)}) + " --steps 5");
+  const test::CommandResult two_variables = run_cli(
+      base + crafted("vars.ckpt", 3, {std::vector<std::uint8_t>(16), std::vector<std::uint8_t>(16)}) + " --steps 5");
   CHECK(two_variables.status == 1);
   CHECK(contains(two_variables.out, "holds 2 state variables, model lifelike has 1"));
 
@@ -242,7 +262,8 @@ TEST_CASE("checkpoints: content is checked like any input, and a restart past --
   CHECK(far.status == 1);
   CHECK(contains(far.out, "far.ckpt: byte 12: step 18446744073709551610 is past the last step a run can reach"));
 
-  const test::CommandResult past = run_cli(base + crafted("past.ckpt", 9, {std::vector<std::uint8_t>(16)}) + " --steps 5");
+  const test::CommandResult past =
+      run_cli(base + crafted("past.ckpt", 9, {std::vector<std::uint8_t>(16)}) + " --steps 5");
   CHECK(past.status == 1);
   CHECK(contains(past.out, "is at step 9, past --steps 5"));
   CHECK(contains(past.out, "nothing to run"));
@@ -255,9 +276,8 @@ TEST_CASE("rules: a pattern's Golly rule file is found from any folder, beside t
   ScratchDir dir;
   const std::string pattern = data_path("patterns/golly-rules/wireworld-circuit.rle");
   // From another working folder: the installed (here: the source tree's) rules.
-  const test::CommandResult elsewhere =
-      test::run_command("cd " + dir.path().string() + " && " + test::cli_path() + " run --pattern " + pattern +
-                        " --steps 5 --backend cpu");
+  const test::CommandResult elsewhere = test::run_command("cd " + dir.path().string() + " && " + test::cli_path() +
+                                                          " run --pattern " + pattern + " --steps 5 --backend cpu");
   CHECK_MESSAGE(elsewhere.status == 0, elsewhere.out);
   CHECK(contains(elsewhere.out, "of golly WireWorld"));
   // A rule of the user's own, beside the pattern.
@@ -267,8 +287,8 @@ TEST_CASE("rules: a pattern's Golly rule file is found from any folder, beside t
   std::string rle = read_file(pattern);
   rle.replace(rle.find("rule = WireWorld"), 16, "rule = MyWires");
   dir.write("mine.rle", rle);
-  const test::CommandResult beside =
-      test::run_command("cd / && " + test::cli_path() + " run --pattern " + dir / "mine.rle" + " --steps 5 --backend cpu");
+  const test::CommandResult beside = test::run_command("cd / && " + test::cli_path() + " run --pattern " +
+                                                       dir / "mine.rle" + " --steps 5 --backend cpu");
   CHECK_MESSAGE(beside.status == 0, beside.out);
   CHECK(contains(beside.out, "of golly MyWires"));
   // A rule found nowhere: the message says where it looked.
@@ -295,12 +315,14 @@ TEST_SUITE("mpi") {
     const std::string run = cli + " run --grid 8x8 --fill 0.5 --backend cpu";
     const test::CommandResult steps = two_ranks(run + " --steps 5", run + " --steps 6");
     CHECK(steps.status == 1);
-    CHECK_MESSAGE(contains(steps.out, "ranks disagree on the command line: rank 1 was started with '--steps 6' where "
-                                      "rank 0 has '--steps 5'"),
+    CHECK_MESSAGE(contains(steps.out,
+                           "ranks disagree on the command line: rank 1 was started with '--steps 6' where "
+                           "rank 0 has '--steps 5'"),
                   steps.out);
     const test::CommandResult stats = two_ranks(run + " --steps 5", run + " --steps 5 --stats " + dir / "s.csv");
     CHECK(stats.status == 1);
-    CHECK(contains(stats.out, "rank 1 was started with '--stats " + dir / "s.csv" + "' where rank 0 has nothing there"));
+    CHECK(
+        contains(stats.out, "rank 1 was started with '--stats " + dir / "s.csv" + "' where rank 0 has nothing there"));
     // The same command line in two folders that hold different files of one name.
     for (const char* folder : {"a", "b"}) fs::create_directories(dir / folder);
     auto in_both_folders = [&](const std::string& args) {
@@ -320,7 +342,7 @@ TEST_SUITE("mpi") {
     CHECK(states.status == 1);
     CHECK_MESSAGE(contains(states.out, "ranks disagree on the initial state: rank 1 has CRC-32"), states.out);
     for (const auto& r : {steps, stats, graphs, states}) {
-      CHECK(r.status != 124);  // ended, not timed out
+      CHECK(r.status != 124);                    // ended, not timed out
       CHECK(!contains(r.out, "(rank 1 of 2)"));  // one message, rank 0's
     }
   }

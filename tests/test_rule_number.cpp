@@ -91,10 +91,12 @@ TEST_CASE("rulenumber: decimal and hex numbers decode exactly into 512 bits") {
   models::RuleNumberWords w;
   models::parse_rule_number("110", w);
   CHECK(w[0] == 110);
-  models::parse_rule_number("0xDEADbeef00000000"
-                            "0000000000000001"
-                            "0000000000000000"
-                            "0000000000000003", w);
+  models::parse_rule_number(
+      "0xDEADbeef00000000"
+      "0000000000000001"
+      "0000000000000000"
+      "0000000000000003",
+      w);
   CHECK(w[0] == 3);
   CHECK(w[1] == 0);
   CHECK(w[2] == 1);
@@ -103,16 +105,19 @@ TEST_CASE("rulenumber: decimal and hex numbers decode exactly into 512 bits") {
   CHECK((w[0] == 1 && w[1] == 0 && w[2] == 1 && w[3] == 0));
   models::parse_rule_number(
       "134078079299425970995740249982058461274793658205923933777235614437217640300735469768018742981669034276"
-      "90031858186486050853753882811946569946433649006084095", w);  // 2^512 - 1
+      "90031858186486050853753882811946569946433649006084095",
+      w);  // 2^512 - 1
   for (std::uint64_t word : w) CHECK(word == ~std::uint64_t(0));
   models::parse_rule_number(
       "134078079299425970995740249982058461274793658205923933777235614437217640300735469768018742981669034276"
-      "90031858186486050853753882811946569946433649006084094", w);  // 2^512 - 2
+      "90031858186486050853753882811946569946433649006084094",
+      w);  // 2^512 - 2
   CHECK(w[0] == ~std::uint64_t(1));
   CHECK(w[7] == ~std::uint64_t(0));
   CHECK_THROWS_WITH_AS(models::parse_rule_number(
                            "13407807929942597099574024998205846127479365820592393377723561443721764030073546976801874"
-                           "298166903427690031858186486050853753882811946569946433649006084096", w),  // 2^512
+                           "298166903427690031858186486050853753882811946569946433649006084096",
+                           w),  // 2^512
                        doctest::Contains("is too large (at most 2^512 - 1)"), Error);
   CHECK_THROWS_AS(models::parse_rule_number("0x1" + std::string(128, '0'), w), Error);
   for (const char* bad : {"", "0x", "-1", "1.5", " 30", "30 ", "3e2", "0x1g", "ff", "+7"})
@@ -121,7 +126,7 @@ TEST_CASE("rulenumber: decimal and hex numbers decode exactly into 512 bits") {
 
 TEST_CASE("rulenumber: elementary tables in Wolfram's order, entry 4 left + 2 centre + right") {
   const Graph g = build_grid_graph(ring(16));
-  CHECK(entries(rule_on(g, {{"rule", "30"}}), 8) == "01111000");   // 000 -> 0, 001 -> 1, ..., 111 -> 0
+  CHECK(entries(rule_on(g, {{"rule", "30"}}), 8) == "01111000");  // 000 -> 0, 001 -> 1, ..., 111 -> 0
   CHECK(entries(rule_on(g, {{"rule", "110"}}), 8) == "01110110");
   CHECK(entries(rule_on(g, {{"rule", "0x96"}}), 8) == "01101001");  // 150: left ^ centre ^ right
   const RuleNumber r2 = rule_on(build_grid_graph(ring(16, 2)), {{"rule", "0xffff0000"}, {"radius", "2"}});

@@ -85,7 +85,10 @@ TEST_CASE("ising: magnetization and energy per site agree with Onsager's exact r
 // 200000 vertices: the final size fluctuates by about 0.002; the 0.05% initially infected add
 // at most that much again. Tolerance: 1% (0.008 and 0.005).
 TEST_CASE("sir: final epidemic size on Erdos-Renyi graphs solves Newman's equation") {
-  struct Case { double c, beta; int tau; };
+  struct Case {
+    double c, beta;
+    int tau;
+  };
   for (Case k : {Case{4, 0.3, 2}, Case{5, 0.1, 3}}) {
     const double T = 1.0 - std::pow(1.0 - k.beta, k.tau);
     INFO("c = ", k.c, ", beta = ", k.beta, ", tau = ", k.tau, ", cT = ", k.c * T);

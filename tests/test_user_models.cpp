@@ -81,8 +81,8 @@ TEST_CASE("registry: models are kept in name order, a name taken twice is refuse
   std::vector<std::string> names;
   for (const auto& m : list) names.push_back(m.name);
   CHECK(names == std::vector<std::string>{"ants", "ising", "sis", "zebra"});
-  CHECK_THROWS_WITH_AS(models::insert_model(list, named("ising")), doctest::Contains("two models are registered as 'ising'"),
-                       Error);
+  CHECK_THROWS_WITH_AS(models::insert_model(list, named("ising")),
+                       doctest::Contains("two models are registered as 'ising'"), Error);
   CHECK_THROWS_AS(models::insert_model(list, named("")), Error);
   models::ModelInfo no_make = named("nomake");
   no_make.make = nullptr;
@@ -151,7 +151,8 @@ TEST_CASE("greenberghastings: threshold and refractory period, by hand on a smal
       {0, 0, 0, 0, 0},
   };
   // Variable 1: steps a refractory cell has been refractory before this one.
-  const std::vector<std::vector<std::uint8_t>> counters = {{0, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {0, 0, 1, 0, 0}, {0, 0, 0, 0, 0}};
+  const std::vector<std::vector<std::uint8_t>> counters = {
+      {0, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {0, 0, 1, 0, 0}, {0, 0, 0, 0, 0}};
   for (std::size_t k = 0; k < expected.size(); ++k) {
     sim->advance(1);
     INFO("step ", sim->step());
@@ -209,11 +210,12 @@ TEST_CASE("greenberghastings: the same states for any thread count, layout and u
 
 TEST_CASE("greenberghastings: parameters are checked by name and range") {
   const Graph g = graph_from_edges(2, {{0, 1}});
-  CHECK_THROWS_WITH_AS(make_model(kModel, {{"threshold", "0"}}, g), doctest::Contains("threshold must be a whole number"),
-                       Error);
+  CHECK_THROWS_WITH_AS(make_model(kModel, {{"threshold", "0"}}, g),
+                       doctest::Contains("threshold must be a whole number"), Error);
   CHECK_THROWS_WITH_AS(make_model(kModel, {{"refractory", "256"}}, g), doctest::Contains("refractory must be"), Error);
   CHECK_THROWS_AS(make_model(kModel, {{"p", "1.5"}}, g), Error);
-  CHECK_THROWS_WITH_AS(make_model(kModel, {{"rule", "B3/S23"}}, g), doctest::Contains("has no parameter 'rule'"), Error);
+  CHECK_THROWS_WITH_AS(make_model(kModel, {{"rule", "B3/S23"}}, g), doctest::Contains("has no parameter 'rule'"),
+                       Error);
   CHECK_THROWS_AS(make_model(kModel, {}, g)->set_states({3, 0}), Error);  // three states
 }
 
@@ -245,7 +247,8 @@ TEST_CASE("tutorial: the outputs it shows are what cellgraph prints") {
     const char* stats;  // the statistics file the tutorial shows
   };
   const Run runs[] = {
-      {"", "run --model greenberghastings --grid 9x9 --boundary open --cells 40 --steps 6 --stats ring.csv", "ring.csv"},
+      {"", "run --model greenberghastings --grid 9x9 --boundary open --cells 40 --steps 6 --stats ring.csv",
+       "ring.csv"},
       {"",
        "run --model greenberghastings --graph data/graphs/metis/github-KarypisLab-METIS/4elt.graph --cells 0 \\\n"
        "    --steps 60 --stats-every 6 --stats 4elt.csv",

@@ -53,7 +53,8 @@ Graph shuffled(const Graph& g, std::uint32_t seed) {
   s.coord_dim = g.coord_dim;
   s.coords.resize(g.coords.size());
   for (VertexId u = 0; u < n; ++u)
-    for (int d = 0; d < g.coord_dim; ++d) s.coords[std::size_t(to[u]) * g.coord_dim + d] = g.coords[std::size_t(u) * g.coord_dim + d];
+    for (int d = 0; d < g.coord_dim; ++d)
+      s.coords[std::size_t(to[u]) * g.coord_dim + d] = g.coords[std::size_t(u) * g.coord_dim + d];
   return s;
 }
 
@@ -90,10 +91,11 @@ TEST_CASE("vertex order: a badly numbered mesh compiles to a local layout, and r
     const Layout local = compile(g, along);
     MESSAGE("median gather span: input order ", scattered, ", order ", int(order), ": ", median_gather_span(local));
     CHECK(median_gather_span(local) < 2 * along.sort_window);  // about the degree-sort window
-    for (VertexId v = 0; v < local.num_vertices; ++v) {  // the same lists, in the same order
+    for (VertexId v = 0; v < local.num_vertices; ++v) {        // the same lists, in the same order
       const VertexId user = local.local_to_user[v];
       std::vector<VertexId> listed;
-      for_each_neighbor(local, v, [&](std::uint32_t cell, std::uint32_t) { listed.push_back(local.local_to_user[cell]); });
+      for_each_neighbor(local, v,
+                        [&](std::uint32_t cell, std::uint32_t) { listed.push_back(local.local_to_user[cell]); });
       REQUIRE(std::equal(listed.begin(), listed.end(), g.neighbors.begin() + g.offsets[user],
                          g.neighbors.begin() + g.offsets[user + 1]));
     }
@@ -107,7 +109,8 @@ TEST_CASE("vertex order: a badly numbered mesh compiles to a local layout, and r
   Graph flat = g;  // the same points as a flat mesh in 3D: the same curve
   flat.coord_dim = 3;
   flat.coords.clear();
-  for (VertexId v = 0; v < g.num_vertices(); ++v) flat.coords.insert(flat.coords.end(), {g.coords[2 * v], g.coords[2 * v + 1], 0.5});
+  for (VertexId v = 0; v < g.num_vertices(); ++v)
+    flat.coords.insert(flat.coords.end(), {g.coords[2 * v], g.coords[2 * v + 1], 0.5});
   CHECK(hilbert_keys(flat) == hilbert_keys(g));
 
   Graph bare = g;  // no coordinates: nothing to lay a curve through, but RCM needs none

@@ -39,7 +39,6 @@ Graph bent_path() {
   return g;
 }
 
-
 // The text between the opening tag of DataArray `name` and its closing tag, trimmed.
 std::string array_text(const std::string& xml, const std::string& name) {
   const std::size_t tag = xml.find("Name=\"" + name + "\"");
@@ -52,8 +51,7 @@ std::string array_text(const std::string& xml, const std::string& name) {
 }
 
 std::vector<std::uint8_t> base64_decode(const std::string& text) {
-  static const std::string alphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::vector<std::uint8_t> bytes;
   std::uint32_t bits = 0;
   int count = 0;
@@ -216,8 +214,7 @@ TEST_CASE("vtk: binary arrays are base64 of a UInt32 byte count and the values, 
     star.offsets.push_back(star.neighbors.size());
   }
   star.coord_dim = 3;
-  for (std::uint32_t v = 0; v < n; ++v)
-    star.coords.insert(star.coords.end(), {v * 0.25, -1.0 * v, 1e300 / (v + 1)});
+  for (std::uint32_t v = 0; v < n; ++v) star.coords.insert(star.coords.end(), {v * 0.25, -1.0 * v, 1e300 / (v + 1)});
   std::vector<std::uint32_t> states;
   for (std::uint32_t v = 0; v < n; ++v) states.push_back(v * 0x01010101u + 0xFFFF0000u);
 
@@ -278,8 +275,7 @@ TEST_CASE("vtk: an unwritable base path throws and writes nothing") {
   CHECK_THROWS_WITH_AS(series.write(0, {0, 1, 1, 0}), doctest::Contains("cannot write"), Error);
   CHECK_THROWS_WITH_AS(series.finish(), doctest::Contains("cannot write"), Error);
   CHECK(s.files().empty());
-  CHECK_THROWS_WITH_AS(VtkSeries::for_grid(s / "folder/", grid_of(1, 3)),
-                       doctest::Contains("names a folder"), Error);
+  CHECK_THROWS_WITH_AS(VtkSeries::for_grid(s / "folder/", grid_of(1, 3)), doctest::Contains("names a folder"), Error);
 }
 
 TEST_CASE("vtk: inputs are checked") {
@@ -303,12 +299,11 @@ TEST_CASE("vtk: inputs are checked") {
                        doctest::Contains("element 3 is not in the mesh (3 elements)"), Error);
   Mesh bad_node = two_triangles();
   bad_node.element_nodes[4] = 9;
-  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", bad_node, {1}),
-                       doctest::Contains("uses node 9 of 4"), Error);
+  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", bad_node, {1}), doctest::Contains("uses node 9 of 4"),
+                       Error);
   CHECK_NOTHROW(VtkSeries::for_mesh_elements(s / "m", bad_node, {0}));  // only selected elements matter
   Mesh polyhedron = two_triangles();
   polyhedron.element_type[0] = 42;
-  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", polyhedron, {0}),
-                       doctest::Contains("polyhedron"), Error);
+  CHECK_THROWS_WITH_AS(VtkSeries::for_mesh_elements(s / "m", polyhedron, {0}), doctest::Contains("polyhedron"), Error);
   CHECK(s.files().empty());
 }

@@ -25,7 +25,7 @@ fi
 # nvcc lives outside PATH on a stock CUDA install.
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 
-if [ ! -f build/CMakeCache.txt ]; then
+if [ ! -f build/CMakeCache.txt ] || [ ! -f build/build.ninja ]; then  # new, or a configure that failed
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 fi
 cmake --build build --parallel "$(nproc)"

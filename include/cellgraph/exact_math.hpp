@@ -36,9 +36,18 @@ CG_HD inline double portable_exp(double x) {
   if (static_cast<double>(k) > t) --k;  // floor
   const double r = (x - static_cast<double>(k) * kLn2Hi) - static_cast<double>(k) * kLn2Lo;
   double sum = 1.0 / 6227020800.0;  // 1/13!
-  const double inverse_factorials[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
-                                         1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,     1.0 / 120.0,
-                                         1.0 / 24.0,        1.0 / 6.0,        0.5,             1.0,
+  const double inverse_factorials[13] = {1.0 / 479001600.0,
+                                         1.0 / 39916800.0,
+                                         1.0 / 3628800.0,
+                                         1.0 / 362880.0,
+                                         1.0 / 40320.0,
+                                         1.0 / 5040.0,
+                                         1.0 / 720.0,
+                                         1.0 / 120.0,
+                                         1.0 / 24.0,
+                                         1.0 / 6.0,
+                                         0.5,
+                                         1.0,
                                          1.0};
   for (double c : inverse_factorials) sum = sum * r + c;
   // 2^k as two factors, so that subnormal results (k < -1022) are reached too.

@@ -27,24 +27,21 @@ struct Graph {
   bool symmetric = true;
 
   // Optional data kept from the source; empty when the source had none.
-  int coord_dim = 0;                   // 0, 2 or 3
-  std::vector<double> coords;          // n * coord_dim
-  int vertex_weight_count = 0;         // METIS ncon
+  int coord_dim = 0;                         // 0, 2 or 3
+  std::vector<double> coords;                // n * coord_dim
+  int vertex_weight_count = 0;               // METIS ncon
   std::vector<std::int64_t> vertex_weights;  // n * vertex_weight_count
   std::vector<std::int64_t> vertex_sizes;    // n (METIS fmt 1xx)
-  std::vector<double> edge_weights;    // aligned with neighbors
+  std::vector<double> edge_weights;          // aligned with neighbors
 
   VertexId num_vertices() const { return static_cast<VertexId>(offsets.size() - 1); }
   EdgeOffset num_entries() const { return offsets.back(); }  // directed entries, slots included
-  std::uint32_t degree(VertexId v) const {
-    return static_cast<std::uint32_t>(offsets[v + 1] - offsets[v]);
-  }
+  std::uint32_t degree(VertexId v) const { return static_cast<std::uint32_t>(offsets[v + 1] - offsets[v]); }
 };
 
 // Undirected edges -> symmetric CSR: self loops dropped, duplicates merged (first weight
 // kept), rows sorted. `weights` is empty or one per edge.
-Graph graph_from_edges(VertexId num_vertices,
-                       const std::vector<std::pair<VertexId, VertexId>>& edges,
+Graph graph_from_edges(VertexId num_vertices, const std::vector<std::pair<VertexId, VertexId>>& edges,
                        const std::vector<double>& weights = {});
 
 // Checks the invariants above; throws Error naming `what` (a file name, say) when broken.

@@ -23,8 +23,7 @@ class HaloTransport {
  public:
   virtual ~HaloTransport() = default;
   // `send` and `halo` are host memory that stays untouched until finish() returns.
-  virtual void start(const Layout& layout, int variable, std::size_t bytes_per_cell, const void* send,
-                     void* halo) = 0;
+  virtual void start(const Layout& layout, int variable, std::size_t bytes_per_cell, const void* send, void* halo) = 0;
   virtual void finish() = 0;
 
   // True when every rank of the job agreed that its device maps each of its peers' (decided

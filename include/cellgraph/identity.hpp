@@ -11,8 +11,8 @@ namespace cellgraph {
 std::uint64_t state_hash(const std::vector<std::uint32_t>& states);
 
 struct Mismatch {
-  std::uint64_t vertex;   // user id of the first differing vertex
-  std::uint32_t a, b;     // its two states
+  std::uint64_t vertex;          // user id of the first differing vertex
+  std::uint32_t a, b;            // its two states
   std::string describe() const;  // "vertex 17: 1 != 0"
 };
 

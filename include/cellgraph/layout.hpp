@@ -64,22 +64,22 @@ struct Layout {
   std::uint32_t num_halo = 0;      // read-only copies of other parts' vertices
   std::uint32_t num_hub_slices = 0;
   std::uint32_t num_giant_hubs = 0;
-  std::uint32_t hub_degree = 0;    // the thresholds used
+  std::uint32_t hub_degree = 0;  // the thresholds used
   std::uint32_t giant_degree = 0;
-  bool slotted = false;            // slot k of a list = stencil offset k (grids)
-  bool symmetric = true;           // the graph's (Graph::symmetric)
+  bool slotted = false;   // slot k of a list = stencil offset k (grids)
+  bool symmetric = true;  // the graph's (Graph::symmetric)
 
-  std::vector<std::uint64_t> slice_begin;   // num_slices() + 1
-  std::vector<std::uint32_t> slice_width;   // longest list in the slice
-  std::vector<std::uint64_t> hub_row_begin; // hub vertices + 1 (offsets into neighbors)
-  std::vector<std::uint32_t> degree;        // per local vertex
-  AlignedArray<std::uint32_t> neighbors;    // local cell ids
+  std::vector<std::uint64_t> slice_begin;    // num_slices() + 1
+  std::vector<std::uint32_t> slice_width;    // longest list in the slice
+  std::vector<std::uint64_t> hub_row_begin;  // hub vertices + 1 (offsets into neighbors)
+  std::vector<std::uint32_t> degree;         // per local vertex
+  AlignedArray<std::uint32_t> neighbors;     // local cell ids
 
   // Ordinary vertices from here on are not sent to peers and do not read the halo
   // (num_hub_vertices() without peers).
   std::uint32_t interior_begin = 0;
-  std::vector<HaloPeer> peers;              // partitioned layouts only
-  std::vector<std::uint32_t> send_cells;    // local ids, peer by peer
+  std::vector<HaloPeer> peers;            // partitioned layouts only
+  std::vector<std::uint32_t> send_cells;  // local ids, peer by peer
 
   std::vector<VertexId> local_to_user;  // num_vertices + num_halo: user (global) ids
   // Local id of the i-th updated vertex in ascending user id: states cross backends in this
@@ -135,10 +135,10 @@ void for_each_neighbor(const Layout& L, std::uint32_t v, Visit&& visit) {
 // Which rows of a graph a layout updates, and which cells it only reads: a part of a
 // partitioned graph. Vertices not in `owned` or `halo` must not be neighbors of owned ones.
 struct CompileRows {
-  std::vector<VertexId> owned;             // user ids, ascending
-  std::vector<VertexId> halo;              // user ids of the halo cells, in halo order
-  std::vector<HaloPeer> peers;             // copied into the layout
-  std::vector<VertexId> send;              // user ids of send_cells, peer by peer
+  std::vector<VertexId> owned;  // user ids, ascending
+  std::vector<VertexId> halo;   // user ids of the halo cells, in halo order
+  std::vector<HaloPeer> peers;  // copied into the layout
+  std::vector<VertexId> send;   // user ids of send_cells, peer by peer
 };
 
 // Compiles the rows of a graph that a part owns. The hub thresholds should be the whole
@@ -166,15 +166,15 @@ Layout compile(const Graph& g, const CompileOptions& options = {});
 
 struct LayoutReport {
   std::uint32_t vertices = 0;
-  std::uint64_t edges = 0;        // real list entries (boundary slots included)
-  std::uint64_t stored = 0;       // stored entries, padding included
+  std::uint64_t edges = 0;   // real list entries (boundary slots included)
+  std::uint64_t stored = 0;  // stored entries, padding included
   std::uint32_t slices = 0, hub_slices = 0, hub_vertices = 0, giant_hubs = 0;
   std::uint32_t min_degree = 0, max_degree = 0;
-  double padding_overhead = 0;    // stored / edges - 1
+  double padding_overhead = 0;  // stored / edges - 1
   // (degree, count); with many distinct degrees, (2^k, count of degrees in [2^k, 2^(k+1))).
   std::vector<std::pair<std::uint32_t, std::uint64_t>> degree_histogram;
   bool histogram_bucketed = false;
-  std::uint64_t bytes = 0;        // neighbors + degree + slice tables
+  std::uint64_t bytes = 0;  // neighbors + degree + slice tables
 };
 LayoutReport report(const Layout& layout);
 

@@ -172,10 +172,8 @@ struct HasSignal<Model, std::void_t<decltype(std::declval<const Model&>().signal
 template <class Model>
 CG_HD inline void gather_neighbor(const Model& model, typename Model::Acc& acc,
                                   const CellRead<typename Model::Vars>& neighbor, std::uint32_t slot) {
-  if constexpr (HasSignal<Model>::value)
-    model.gather(acc, bool(model.signal(neighbor)), slot);
-  else
-    model.gather(acc, neighbor, slot);
+  if constexpr (HasSignal<Model>::value) model.gather(acc, bool(model.signal(neighbor)), slot);
+  else model.gather(acc, neighbor, slot);
 }
 
 }  // namespace cellgraph

@@ -21,9 +21,9 @@ struct PartitionOptions {
   PartitionMethod method = PartitionMethod::metis;
   PartitionObjective objective = PartitionObjective::edge_cut;  // METIS: cut or total communication volume
   PartitionBalance balance = PartitionBalance::work;
-  double imbalance = 1.03;   // METIS: largest part at most this times the mean
-  bool contiguous = false;   // METIS: every part connected
-  std::uint64_t seed = 1;    // METIS's random seed
+  double imbalance = 1.03;  // METIS: largest part at most this times the mean
+  bool contiguous = false;  // METIS: every part connected
+  std::uint64_t seed = 1;   // METIS's random seed
 };
 
 // The part (0 .. parts - 1) of every vertex. Block: vertex v goes to part v * parts / n
@@ -38,15 +38,15 @@ void write_partition(const std::string& path, const std::vector<std::uint32_t>& 
 
 struct PartitionReport {
   std::uint32_t parts = 0;
-  std::uint64_t edge_cut = 0;              // undirected edges between parts
-  std::vector<std::uint64_t> vertices;     // per part
-  std::vector<std::uint64_t> entries;      // per part: its vertices' neighbor entries (the work)
-  std::vector<std::uint64_t> halo;         // per part: other parts' cells it reads
-  std::vector<std::uint64_t> sends;        // per part: its cells other parts read, counted per reader
-  std::vector<std::uint64_t> boundary;     // per part: its vertices that read the halo or that peers read
+  std::uint64_t edge_cut = 0;                   // undirected edges between parts
+  std::vector<std::uint64_t> vertices;          // per part
+  std::vector<std::uint64_t> entries;           // per part: its vertices' neighbor entries (the work)
+  std::vector<std::uint64_t> halo;              // per part: other parts' cells it reads
+  std::vector<std::uint64_t> sends;             // per part: its cells other parts read, counted per reader
+  std::vector<std::uint64_t> boundary;          // per part: its vertices that read the halo or that peers read
   std::vector<std::uint64_t> boundary_entries;  // per part: those vertices' neighbor entries
-  std::vector<std::uint32_t> peers;        // per part: parts it exchanges with
-  double imbalance = 0;                    // largest part / mean part
+  std::vector<std::uint32_t> peers;             // per part: parts it exchanges with
+  double imbalance = 0;                         // largest part / mean part
   std::uint64_t total_halo() const;
   // The largest boundary's work (vertices + their entries) over the busiest part's (vertices +
   // entries), each the largest over the parts: the share of a step's compute that peers wait for.

@@ -68,9 +68,9 @@ namespace cellgraph::perfmodel {
 // priced from each quantity's largest over the parts, it took a packing pass from one part
 // and another's misses of the L1 (+33% to +44%).
 struct PartWork {
-  std::uint64_t cells = 0;    // its vertices
-  std::uint64_t indices = 0;  // its stored neighbor indices, padding included
-  double depth = 0;           // StepShape's, of its own step
+  std::uint64_t cells = 0;                 // its vertices
+  std::uint64_t indices = 0;               // its stored neighbor indices, padding included
+  double depth = 0;                        // StepShape's, of its own step
   double gathers = 0, missed_gathers = 0;  // per cell of its own
   bool packed_signals = false;
 };
@@ -86,22 +86,22 @@ struct Measurement {
   std::string update;   // sync, colored, alpha:A
   std::string backend;  // cpu, cuda
   std::uint32_t ranks = 1;
-  std::uint32_t threads = 1;            // parallel units per rank: CPU threads; cuda: 1 (one GPU)
-  std::uint64_t cells = 0;              // of the whole graph
-  std::uint64_t part_cells_max = 0;     // the largest part's (= cells on one rank)
-  double bytes_per_cell = 0;            // B: state read + written, 4 per stored index (+4 colored)
-  double state_bytes = 0;               // every state variable of a cell
-  std::uint32_t variables = 1;          // state variables (one message each per peer)
-  std::uint64_t halo_cells_max = 0;     // the largest halo of a part
-  std::uint32_t peers_max = 0;          // the most peers of a part
-  std::uint32_t exchanges = 0;          // halo exchanges per step (0 on one rank)
-  std::uint64_t steps = 0;              // per timed run
-  double seconds_per_step = 0;          // the slowest rank's median
-  std::string device;                   // "NVIDIA H100 80GB HBM3", the CPU's model name
-  std::uint32_t sm_count = 0;           // multiprocessors (cuda) or the host's cores (cpu)
-  double clock_mhz = 0;                 // 0: unknown
-  double cache_bytes = 0;               // L2 (cuda) or last-level cache (cpu); 0: unknown
-  double copy_gbps = 0;                 // copy bandwidth measured in the same run, read + write
+  std::uint32_t threads = 1;         // parallel units per rank: CPU threads; cuda: 1 (one GPU)
+  std::uint64_t cells = 0;           // of the whole graph
+  std::uint64_t part_cells_max = 0;  // the largest part's (= cells on one rank)
+  double bytes_per_cell = 0;         // B: state read + written, 4 per stored index (+4 colored)
+  double state_bytes = 0;            // every state variable of a cell
+  std::uint32_t variables = 1;       // state variables (one message each per peer)
+  std::uint64_t halo_cells_max = 0;  // the largest halo of a part
+  std::uint32_t peers_max = 0;       // the most peers of a part
+  std::uint32_t exchanges = 0;       // halo exchanges per step (0 on one rank)
+  std::uint64_t steps = 0;           // per timed run
+  double seconds_per_step = 0;       // the slowest rank's median
+  std::string device;                // "NVIDIA H100 80GB HBM3", the CPU's model name
+  std::uint32_t sm_count = 0;        // multiprocessors (cuda) or the host's cores (cpu)
+  double clock_mhz = 0;              // 0: unknown
+  double cache_bytes = 0;            // L2 (cuda) or last-level cache (cpu); 0: unknown
+  double copy_gbps = 0;              // copy bandwidth measured in the same run, read + write
   // Kernel launches (sweeps) of a step: 1 synchronous, the color classes colored; 0: unknown
   // (a CSV without the column: its colored rows), counted as 1.
   std::uint32_t launches = 0;
@@ -126,7 +126,7 @@ struct Measurement {
   // of the busiest part's work (vertices + neighbor entries, each the largest over the parts);
   // 0: unknown (one rank, or a CSV without the column).
   double boundary_share = 0;
-  std::uint64_t send_cells_max = 0;     // the most cells a part writes to its peers, per reader; 0: unknown
+  std::uint64_t send_cells_max = 0;  // the most cells a part writes to its peers, per reader; 0: unknown
   // What a synchronous GPU step gathers: "packed" (one-bit signals, which a pass of their own
   // packs first) or "bytes" (the state); empty: unknown (a CSV without the column), counted
   // as bytes. A partitioned row: packed where any part packs.
@@ -134,7 +134,7 @@ struct Measurement {
   // Each part's own work (a synchronous partitioned row); empty: unknown (one rank, a colored
   // row, or a CSV without the column), the step priced from the largest of each column above.
   std::vector<PartWork> parts;
-  std::string origin;                   // "file:line" it was read from (not a column)
+  std::string origin;  // "file:line" it was read from (not a column)
 
   // Exchanges that trade anything: a part without peers (a split along components) does not
   // trade (the backends skip it), whatever `exchanges` says.
@@ -196,10 +196,10 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y);
 // How well predictions match measurements.
 struct Agreement {
   std::size_t rows = 0;
-  double pearson = 0;        // of measured and predicted seconds
-  double pearson_log = 0;    // of their logarithms (every size counts alike)
-  double r_squared = 0;      // 1 - SS(residual) / SS(measured about its mean)
-  double mean_abs_rel = 0;   // mean |predicted / measured - 1|
+  double pearson = 0;       // of measured and predicted seconds
+  double pearson_log = 0;   // of their logarithms (every size counts alike)
+  double r_squared = 0;     // 1 - SS(residual) / SS(measured about its mean)
+  double mean_abs_rel = 0;  // mean |predicted / measured - 1|
   double max_abs_rel = 0;
   double rms_rel = 0;
 };
@@ -211,7 +211,7 @@ Agreement agreement(const std::vector<double>& measured, const std::vector<doubl
 enum class View { cycles, bytes, two_term };
 inline constexpr int kViewCount = 3;
 inline constexpr View kViews[kViewCount] = {View::cycles, View::bytes, View::two_term};
-const char* view_name(View v);              // "cycles", "bytes", "two-term"
+const char* view_name(View v);             // "cycles", "bytes", "two-term"
 View parse_view(const std::string& text);  // one of those names; throws Error
 
 // T_launch and the per-work cost of one view: seconds per cell (cycles) or per byte (bytes,
@@ -219,21 +219,21 @@ View parse_view(const std::string& text);  // one of those names; throws Error
 // seconds per cell (per_cell) in both regimes.
 struct ComputeConstants {
   double launch = 0;
-  double per_cell = 0;         // two-term only (0 in the one-term views)
+  double per_cell = 0;  // two-term only (0 in the one-term views)
   double per_work = 0;
-  double per_work_cache = 0;   // = per_work unless cache_fitted
-  double per_depth = 0;        // seconds per entry of the step's depth (0 unless every row has one)
-  double per_gather = 0;       // seconds per sector of neighbor state read (gathers x cells; 0 unless every row has them)
+  double per_work_cache = 0;  // = per_work unless cache_fitted
+  double per_depth = 0;       // seconds per entry of the step's depth (0 unless every row has one)
+  double per_gather = 0;  // seconds per sector of neighbor state read (gathers x cells; 0 unless every row has them)
   double per_missed_gather = 0;  // seconds per sector read past the L1 (missed_gathers x cells; likewise)
-  double per_class_work = 0;   // seconds per unit of launches x work (colored steps: a class's sweep)
-  double per_wave = 0;         // seconds per wave of blocks (GPU fits with a wave shape; else 0)
-  double per_pack = 0;         // seconds per step that packs one-bit signals first (0 unless some rows do)
-  bool cache_fitted = false;   // rows inside the cache fitted their own cost
+  double per_class_work = 0;     // seconds per unit of launches x work (colored steps: a class's sweep)
+  double per_wave = 0;           // seconds per wave of blocks (GPU fits with a wave shape; else 0)
+  double per_pack = 0;           // seconds per step that packs one-bit signals first (0 unless some rows do)
+  bool cache_fitted = false;     // rows inside the cache fitted their own cost
   // The rows determine the constants: for two-term, their bytes per cell differ by at least
   // kTwoTermSpread. When not, the two-term constants are the bytes view's (per_cell 0), and
   // predictions with them say so.
   bool identified = true;
-  double rms_rel = 0;          // relative RMS error over the rows fitted
+  double rms_rel = 0;  // relative RMS error over the rows fitted
 };
 // The least ratio of the largest to the smallest bytes per cell of a group for a two-term fit:
 // below it a cost per cell and a cost per byte cannot be told apart (one layout's B hardly
@@ -248,7 +248,7 @@ struct GroupFit {
   double state_bytes = 0;
   std::uint32_t variables = 1;
   double bytes_min = 0, bytes_max = 0;  // bytes per cell over its rows
-  ComputeConstants view[kViewCount];     // indexed by View
+  ComputeConstants view[kViewCount];    // indexed by View
   const ComputeConstants& of(View v) const { return view[int(v)]; }
 };
 
@@ -257,17 +257,18 @@ struct GroupFit {
 // variable everywhere), the round trip takes it: the paper's T_lat per step.
 struct ExchangeFit {
   std::size_t rows = 0;
-  double round_trip[kViewCount] = {};        // seconds per exchange, by view
-  double latency[kViewCount] = {};           // seconds per round of messages, by view
-  double seconds_per_halo_cell[kViewCount] = {};  // 1 / bandwidth in cells, by view
+  double round_trip[kViewCount] = {};              // seconds per exchange, by view
+  double latency[kViewCount] = {};                 // seconds per round of messages, by view
+  double seconds_per_halo_cell[kViewCount] = {};   // 1 / bandwidth in cells, by view
   double seconds_per_halo_value[kViewCount] = {};  // per variable of a halo cell
-  // The boundary branch of a device-path step (0 where no row's branch was the longer): its latency (wait, push and signal kernels) per exchange, and its push per
-  // value sent. Rows fitted by it (the rest by the terms above).
+  // The boundary branch of a device-path step (0 where no row's branch was the longer): its latency (wait, push and
+  // signal kernels) per exchange, and its push per value sent. Rows fitted by it (the rest by the terms above).
   double branch_latency[kViewCount] = {};
   double seconds_per_send_value[kViewCount] = {};
   std::size_t branch_rows = 0;  // of the preferred view
-  // The least a step that trades with peers lasts (0 where the rows do not show one): on the device path a small part's step is its branch's chain of kernels
-  // (wait, boundary sweep, push, signal), however little its compute. Device-path steps only.
+  // The least a step that trades with peers lasts (0 where the rows do not show one): on the device path a small part's
+  // step is its branch's chain of kernels (wait, boundary sweep, push, signal), however little its compute. Device-path
+  // steps only.
   double step_floor[kViewCount] = {};
   std::size_t floor_rows = 0;  // rows set by it, of the preferred view
   // The halo path of the rows fitted that trade with peers ("device", "host"; empty: mixed or
@@ -348,12 +349,12 @@ struct FittedModel {
   Machine machine;
   View preferred = View::bytes;
   CacheRegime cache_regime = CacheRegime::evidence;
-  double wave_cells = 0;             // cells one wave of blocks covers; 0: no wave term
-  double saturation_cells = 0;       // the least cells a step's work counts; 0: no floor
-  std::vector<GroupFit> groups;      // per (model, update, kind)
-  std::vector<GroupFit> shared;      // per (model, update): kind "*"
+  double wave_cells = 0;                // cells one wave of blocks covers; 0: no wave term
+  double saturation_cells = 0;          // the least cells a step's work counts; 0: no floor
+  std::vector<GroupFit> groups;         // per (model, update, kind)
+  std::vector<GroupFit> shared;         // per (model, update): kind "*"
   std::optional<ExchangeFit> exchange;  // none without partitioned rows
-  std::vector<std::string> notes;    // groups left out and why
+  std::vector<std::string> notes;       // groups left out and why
   // How far to trust a prediction for a graph the fit has not seen: its rows' errors when each
   // source was left out in turn (cross_validate); none unless asked for (`fit --cross-validate`).
   std::optional<ErrorSummary> cross_validation;
@@ -374,12 +375,12 @@ struct FittedModel {
 
 struct FitOptions {
   CacheRegime cache_regime = CacheRegime::evidence;
-  bool depth = true;  // fit c_depth where every row of a group records its depth
-  bool gathers = true;  // fit c_gather where every row of a group records its gathers
+  bool depth = true;           // fit c_depth where every row of a group records its depth
+  bool gathers = true;         // fit c_gather where every row of a group records its gathers
   bool missed_gathers = true;  // fit c_miss where every row of a group records its missed gathers
-  bool packing = true;  // fit c_pack where some rows of a group pack their signals (gather_path)
-  bool branch = true;  // fit the device path's boundary branch where rows record their boundary share
-  bool step_floor = true;  // fit the least a step with peers lasts, where rows bound by latency show it
+  bool packing = true;         // fit c_pack where some rows of a group pack their signals (gather_path)
+  bool branch = true;          // fit the device path's boundary branch where rows record their boundary share
+  bool step_floor = true;      // fit the least a step with peers lasts, where rows bound by latency show it
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
   // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;
@@ -400,7 +401,7 @@ struct Prediction {
   // "lifelike|sync|grid", or "lifelike|sync|*" (shared fit); with " (bytes)" appended when
   // the two-term view was asked for and the group does not identify it (its bytes constants).
   std::string basis;
-  bool exchange_fitted = true;   // false: partitioned, but the fit has no exchange constants
+  bool exchange_fitted = true;  // false: partitioned, but the fit has no exchange constants
 };
 // What a partitioned step adds to its compute (the seconds of its busiest part's sweeps): the
 // frame (round trip, messages, halo), or, where longer, a device-path step's boundary branch;
@@ -439,11 +440,11 @@ struct ValidatedRow {
 };
 
 struct Validation {
-  FittedModel fit;                     // on the rows kept
-  View view = View::bytes;             // the view the held-out rows were predicted with
+  FittedModel fit;          // on the rows kept
+  View view = View::bytes;  // the view the held-out rows were predicted with
   std::vector<ValidatedRow> held_out;
-  Agreement fitted_agreement;          // the fit on its own rows
-  bool pass = false;                   // every held-out row within the tolerance
+  Agreement fitted_agreement;  // the fit on its own rows
+  bool pass = false;           // every held-out row within the tolerance
 };
 // Fits on the rows `holdout` keeps and predicts the others with `view` (default: the fit's
 // preferred one). Throws Error when no row is held out or none is kept.
@@ -495,8 +496,8 @@ std::string layout_kind(const Graph& g, const CompileOptions& options);
 // simulated L1 keeps sectors; the hardware allocates 128-byte lines, so scattered reads fit
 // fewer than simulated. A partitioned step's two sweeps (boundary, interior) count as one.
 struct GatherPath {
-  bool packed_signals = false;          // the step gathers packed one-bit signals (gathers_scattered)
-  std::uint32_t multiprocessors = 0;    // blocks are dealt round-robin over them; 0: no L1 (a CPU)
+  bool packed_signals = false;        // the step gathers packed one-bit signals (gathers_scattered)
+  std::uint32_t multiprocessors = 0;  // blocks are dealt round-robin over them; 0: no L1 (a CPU)
   std::size_t l1_bytes = kL1Bytes;
   // What a multiprocessor's L1 holds for the sweeps: Hopper's L1 and shared memory are 256 KiB,
   // less the driver's shared-memory carveout. Random graphs of 2^21 vertices, whose packed
@@ -535,7 +536,7 @@ double busiest_part_bytes(const std::vector<Layout>& parts, double state_bytes);
 struct PartShape {
   std::uint64_t cells_max = 0, halo_max = 0;
   std::uint32_t peers_max = 0;
-  double bytes_max = 0;  // the busiest part's step (Measurement::part_bytes_max); 0: unknown
+  double bytes_max = 0;              // the busiest part's step (Measurement::part_bytes_max); 0: unknown
   double boundary_share = 0;         // Measurement::boundary_share; 0: unknown
   std::uint64_t send_cells_max = 0;  // Measurement::send_cells_max; 0: unknown
   // The busiest part's depth and gathers (busiest_part_shape); none: the whole layout's.
@@ -558,8 +559,8 @@ struct Split {
   std::uint32_t ranks = 1;
   PartShape shape;
 };
-std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,
-                                       View view);
+std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base,
+                                       const std::vector<Split>& splits, View view);
 // The index of the fastest prediction (the fewest ranks among equals).
 std::size_t fastest(const std::vector<Prediction>& predictions);
 
@@ -570,7 +571,7 @@ struct ModelSpec {
   std::string name;
   std::vector<std::pair<std::string, std::string>> params;  // sorted by key
   std::string update;                                       // empty: the model's default
-  std::string key() const;  // name[:k=v...], the CSV's model column
+  std::string key() const;                                  // name[:k=v...], the CSV's model column
 };
 ModelSpec parse_model_spec(const std::string& text);  // throws Error
 

@@ -42,16 +42,14 @@ enum class RandomStream : std::uint32_t {
 
 // Four 32-bit words for one (seed, global vertex id, step, stream); `block` numbers further
 // groups of four from the same key.
-CG_HD inline Philox4x32 random_words(std::uint64_t seed, std::uint32_t vertex, std::uint32_t step,
-                                     RandomStream stream, std::uint32_t block = 0) {
+CG_HD inline Philox4x32 random_words(std::uint64_t seed, std::uint32_t vertex, std::uint32_t step, RandomStream stream,
+                                     std::uint32_t block = 0) {
   Philox4x32 ctr{{vertex, step, static_cast<std::uint32_t>(stream), block}};
   return philox4x32_10(ctr, static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
 }
 
 // A uniform float in [0, 1) from the top 24 bits: exact, so every backend agrees.
-CG_HD inline float uniform_float(std::uint32_t word) {
-  return static_cast<float>(word >> 8) * (1.0f / 16777216.0f);
-}
+CG_HD inline float uniform_float(std::uint32_t word) { return static_cast<float>(word >> 8) * (1.0f / 16777216.0f); }
 
 // True with probability p, decided by integer comparison (no rounding differences).
 CG_HD inline bool bernoulli(std::uint32_t word, double p) {

@@ -17,9 +17,13 @@ class HostState {
   }
   std::size_t length() const { return length_; }
   template <int I>
-  auto& array() { return std::get<I>(arrays_); }
+  auto& array() {
+    return std::get<I>(arrays_);
+  }
   template <int I>
-  const auto& array() const { return std::get<I>(arrays_); }
+  const auto& array() const {
+    return std::get<I>(arrays_);
+  }
 
   // The arrays' addresses (kernels take them by value; read-only use of a const state).
   StateRef<Vars> ref() const {

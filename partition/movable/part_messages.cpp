@@ -103,7 +103,9 @@ std::vector<std::int64_t> PartMessages::sum(const std::vector<std::int64_t>& min
   return total;
 }
 
-std::uint64_t PartMessages::sum(std::uint64_t mine) { return std::uint64_t(sum(std::vector<std::int64_t>{std::int64_t(mine)})[0]); }
+std::uint64_t PartMessages::sum(std::uint64_t mine) {
+  return std::uint64_t(sum(std::vector<std::int64_t>{std::int64_t(mine)})[0]);
+}
 
 bool PartMessages::any(bool mine) { return sum(std::vector<std::int64_t>{mine ? 1 : 0})[0] != 0; }
 

@@ -80,7 +80,8 @@ class PartitionedMovableSimulation final : public MovableSimulation {
     for (int a = 0; a < D; ++a) longest = std::max(longest, model.box.length[a]);
     // Wider than the search's cutoff by more than rounding in Coord can shorten a distance.
     halo_width_ = rule_.cutoff + 64.0 * double(std::numeric_limits<Coord>::epsilon()) * (longest + rule_.cutoff);
-    for_each_variable<Vars>([&](auto c) { sizes_.push_back(sizeof(typename Vars::template type<decltype(c)::value>)); });
+    for_each_variable<Vars>(
+        [&](auto c) { sizes_.push_back(sizeof(typename Vars::template type<decltype(c)::value>)); });
     staged_ = ParticleRecords(sizes_);
   }
 
@@ -113,7 +114,8 @@ class PartitionedMovableSimulation final : public MovableSimulation {
   // Every part passes the whole state (particle id order); each keeps its region's particles.
   void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override {
     check_variable_count(variables.size(), Vars::count);
-    for (std::size_t v = 0; v < sizes_.size(); ++v) movable::check_variable_bytes(v, variables[v].size(), n_total_, sizes_[v]);
+    for (std::size_t v = 0; v < sizes_.size(); ++v)
+      movable::check_variable_bytes(v, variables[v].size(), n_total_, sizes_[v]);
     std::vector<std::vector<Coord>> axis(D, std::vector<Coord>(n_total_));
     std::vector<std::vector<double>> wide(D, std::vector<double>(n_total_));
     PointsView<Coord> view;
@@ -196,7 +198,8 @@ class PartitionedMovableSimulation final : public MovableSimulation {
       std::vector<std::uint32_t> words(bytes.size() / 4);
       if (!words.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
       for (std::size_t at = 0; at < words.size(); at += 2 + words[at + 1])
-        rows[words[at]].assign(words.begin() + std::ptrdiff_t(at + 2), words.begin() + std::ptrdiff_t(at + 2 + words[at + 1]));
+        rows[words[at]].assign(words.begin() + std::ptrdiff_t(at + 2),
+                               words.begin() + std::ptrdiff_t(at + 2 + words[at + 1]));
     }
     Graph g;
     g.offsets.assign(std::size_t(n_total_) + 1, 0);
@@ -273,7 +276,8 @@ class PartitionedMovableSimulation final : public MovableSimulation {
       if (p >= n_total_ || seen[p]) throw Error("particle " + std::to_string(p) + " gathered twice or out of range");
       seen[p] = true;
       for (std::size_t v = 0; v < sizes_.size(); ++v)
-        if (all.sizes[v]) std::memcpy(whole[v].data() + p * all.sizes[v], all.variables[v].data() + k * all.sizes[v], all.sizes[v]);
+        if (all.sizes[v])
+          std::memcpy(whole[v].data() + p * all.sizes[v], all.variables[v].data() + k * all.sizes[v], all.sizes[v]);
     }
     return whole;
   }
@@ -383,7 +387,8 @@ class PartitionedMovableSimulation final : public MovableSimulation {
       using T = typename Vars::template type<I>;
       T* values = state.template array<I>().data();
       for (std::uint32_t i = 0; i < n; ++i)
-        std::memcpy(values + next_layout.user_to_local[i], owned.variables[I].data() + std::size_t(i) * sizeof(T), sizeof(T));
+        std::memcpy(values + next_layout.user_to_local[i], owned.variables[I].data() + std::size_t(i) * sizeof(T),
+                    sizeof(T));
       if (h) std::memcpy(values + n, halo.variables[I].data(), std::size_t(h) * sizeof(T));
     });
     current_ = std::move(state);
@@ -432,14 +437,15 @@ class PartitionedMovableSimulation final : public MovableSimulation {
 
   // The Verlet lists cut to the radius at the current positions (the halo's included).
   void filter() {
-    movable::filter_lists(model_.box, model_.radius, points(current_), layout_, working_, layout_.num_vertices, threads_);
+    movable::filter_lists(model_.box, model_.radius, points(current_), layout_, working_, layout_.num_vertices,
+                          threads_);
   }
 
   // Has any owned particle moved by more than the threshold since the last rebuild?
   bool moved_too_far() const {
     if (rule_.every_step) return true;
     return movable::moved_beyond<Coord, D>(model_.box, rule_.threshold, points(current_), anchor_, layout_.num_vertices,
-                                          threads_);
+                                           threads_);
   }
 
   Model model_;

@@ -30,9 +30,9 @@ SpatialDecomposition::SpatialDecomposition(const Box& box, double width, std::ui
   }
   std::ostringstream grid;
   for (int a = 0; a < box.dims; ++a) grid << (a ? "x" : "") << bins_[a];
-  const std::string too_many = "cannot split the box into " + std::to_string(parts) + " parts: regions are whole bins " +
-                               "at least r + skin = " + std::to_string(width) + " wide, and the box has " + grid.str() +
-                               " bins";
+  const std::string too_many = "cannot split the box into " + std::to_string(parts) +
+                               " parts: regions are whole bins " + "at least r + skin = " + std::to_string(width) +
+                               " wide, and the box has " + grid.str() + " bins";
   if (total_bins < parts) throw Error(too_many + " (at most " + std::to_string(total_bins) + " parts)");
 
   regions_.resize(parts);
@@ -67,7 +67,8 @@ SpatialDecomposition::SpatialDecomposition(const Box& box, double width, std::ui
       std::uint64_t best_first = low_min, best_last = low_min;
       unsigned __int128 best_miss = std::numeric_limits<unsigned __int128>::max();
       for (std::uint64_t c = low_min; c + high_min <= span; below += per_bin[c], ++c) {
-        const unsigned __int128 have = (unsigned __int128)below * k, want = (unsigned __int128)inside.size() * low_parts;
+        const unsigned __int128 have = (unsigned __int128)below * k,
+                                want = (unsigned __int128)inside.size() * low_parts;
         const unsigned __int128 miss = have > want ? have - want : want - have;
         if (miss < best_miss) best_miss = miss, best_first = best_last = c;
         else if (miss == best_miss) best_last = c;
@@ -123,7 +124,7 @@ bool SpatialDecomposition::near(std::uint32_t part, const double* x, double dist
     const double lo = r.first_bin[a] * bin, hi = r.end_bin[a] * bin;
     double d = b < r.first_bin[a] ? lo - x[a] : x[a] - hi;
     if (box_.periodic) d = std::min(d, L - (hi - lo) - d);  // the other way round
-    d = std::max(d, 0.0);  // a point rounded into the next bin
+    d = std::max(d, 0.0);                                   // a point rounded into the next bin
     sum += d * d;
   }
   return sum <= distance * distance;

@@ -21,8 +21,10 @@ UpdateRule parse_update_rule(const std::string& text) {
 
 std::string update_rule_text(const UpdateRule& rule) {
   switch (rule.mode) {
-    case UpdateMode::synchronous: return "sync";
-    case UpdateMode::colored: return "colored";
+    case UpdateMode::synchronous:
+      return "sync";
+    case UpdateMode::colored:
+      return "colored";
     case UpdateMode::alpha_asynchronous: {
       char buffer[32];
       auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, rule.alpha);

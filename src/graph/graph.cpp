@@ -10,8 +10,7 @@ namespace cellgraph {
 Graph graph_from_edges(VertexId n, const std::vector<std::pair<VertexId, VertexId>>& edges,
                        const std::vector<double>& weights) {
   const bool weighted = !weights.empty();
-  if (weighted && weights.size() != edges.size())
-    throw Error("graph_from_edges: one weight per edge expected");
+  if (weighted && weights.size() != edges.size()) throw Error("graph_from_edges: one weight per edge expected");
   // Bucket both directions by source (counting sort), then sort and de-duplicate each row in
   // parallel; `order` keeps the input position so that the first weight of a duplicate wins.
   std::vector<EdgeOffset> start(std::size_t(n) + 1, 0);
@@ -51,7 +50,8 @@ Graph graph_from_edges(VertexId n, const std::vector<std::pair<VertexId, VertexI
       for (EdgeOffset at = start[v]; at < start[v + 1]; ++at) row.emplace_back(adj[at], order[at]);
       std::sort(row.begin(), row.end());
       row.erase(std::unique(row.begin(), row.end(), [](auto& a, auto& b) { return a.first == b.first; }), row.end());
-      for (std::size_t i = 0; i < row.size(); ++i) adj[start[v] + i] = row[i].first, order[start[v] + i] = row[i].second;
+      for (std::size_t i = 0; i < row.size(); ++i)
+        adj[start[v] + i] = row[i].first, order[start[v] + i] = row[i].second;
       unique[v + 1] = row.size();
     }
   }
@@ -71,8 +71,7 @@ Graph graph_from_edges(VertexId n, const std::vector<std::pair<VertexId, VertexI
 
 void check_graph(const Graph& g, const std::string& what) {
   if (g.offsets.empty() || g.offsets.front() != 0) throw Error(what + ": offsets must start at 0");
-  if (g.offsets.back() != g.neighbors.size())
-    throw Error(what + ": offsets do not match the neighbor count");
+  if (g.offsets.back() != g.neighbors.size()) throw Error(what + ": offsets do not match the neighbor count");
   const VertexId n = g.num_vertices();
   for (VertexId v = 0; v < n; ++v)
     if (g.offsets[v + 1] < g.offsets[v]) throw Error(what + ": offsets decrease at vertex " + std::to_string(v));

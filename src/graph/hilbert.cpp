@@ -12,7 +12,8 @@
 namespace cellgraph {
 
 std::uint64_t hilbert_index(const std::uint32_t* axes, int dims, int bits) {
-  if (dims < 2 || dims > 3 || bits < 1 || bits * dims > 63) throw Error("hilbert_index: 2 or 3 dimensions, at most 63 bits");
+  if (dims < 2 || dims > 3 || bits < 1 || bits * dims > 63)
+    throw Error("hilbert_index: 2 or 3 dimensions, at most 63 bits");
   std::uint32_t x[3];
   std::copy(axes, axes + dims, x);
   // Undo the rotations and reflections of each level, top level first.

@@ -3,9 +3,9 @@
 #include "cellgraph/coloring.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <numeric>
 #include <string>
+#include <tuple>
 
 #include "cellgraph/error.hpp"
 
@@ -66,28 +66,32 @@ std::vector<std::uint32_t> first_fit_coloring(std::uint32_t n, std::uint64_t see
 
 std::vector<std::uint32_t> greedy_coloring(const Layout& L, std::uint64_t seed) {
   const std::uint32_t n = L.num_vertices;
-  return first_fit_coloring(n, seed, L.symmetric, [&](std::uint32_t v) { return L.local_to_user[v]; },
-                            [&](std::uint32_t v, auto&& f) {
-                              for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
-                                if (u < n) f(u);
-                              });
-                            });
+  return first_fit_coloring(
+      n, seed, L.symmetric, [&](std::uint32_t v) { return L.local_to_user[v]; },
+      [&](std::uint32_t v, auto&& f) {
+        for_each_neighbor(L, v, [&](std::uint32_t u, std::uint32_t) {
+          if (u < n) f(u);
+        });
+      });
 }
 
 std::vector<std::uint32_t> greedy_coloring(const Graph& g, std::uint64_t seed) {
-  return first_fit_coloring(g.num_vertices(), seed, g.symmetric, [](std::uint32_t v) { return v; },
-                            [&](std::uint32_t v, auto&& f) {
-                              for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
-                                if (g.neighbors[e] != kBoundaryVertex) f(g.neighbors[e]);
-                            });
+  return first_fit_coloring(
+      g.num_vertices(), seed, g.symmetric, [](std::uint32_t v) { return v; },
+      [&](std::uint32_t v, auto&& f) {
+        for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
+          if (g.neighbors[e] != kBoundaryVertex) f(g.neighbors[e]);
+      });
 }
 
 ColorClasses color_classes(const Layout& L, const std::vector<std::uint32_t>& colors, std::uint32_t count) {
-  if (colors.size() != L.num_vertices) throw Error("coloring of " + std::to_string(colors.size()) +
-                                                   " vertices for a layout of " + std::to_string(L.num_vertices));
+  if (colors.size() != L.num_vertices)
+    throw Error("coloring of " + std::to_string(colors.size()) + " vertices for a layout of " +
+                std::to_string(L.num_vertices));
   const std::uint32_t used = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
   if (count == 0) count = used;
-  if (used > count) throw Error("a coloring with " + std::to_string(used) + " colors for " + std::to_string(count) + " classes");
+  if (used > count)
+    throw Error("a coloring with " + std::to_string(used) + " colors for " + std::to_string(count) + " classes");
   ColorClasses classes;
   classes.begin.assign(count + 1, 0);
   for (std::uint32_t c : colors) ++classes.begin[c + 1];

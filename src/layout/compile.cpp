@@ -18,9 +18,11 @@ namespace {
 // order (o.order), so that neighbors stay near. Returns user ids.
 std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, const CompileOptions& o,
                                    std::uint32_t* num_hubs, std::uint32_t* interior_begin) {
-  std::vector<VertexId> order = rows.owned;  // ascending
+  std::vector<VertexId> order = rows.owned;                            // ascending
   const std::vector<std::uint64_t> place = vertex_places(g, o.order);  // empty: the input's order
-  auto before = [&](VertexId a, VertexId b) { return place.empty() ? a < b : place[a] != place[b] ? place[a] < place[b] : a < b; };
+  auto before = [&](VertexId a, VertexId b) {
+    return place.empty() ? a < b : place[a] != place[b] ? place[a] < place[b] : a < b;
+  };
   if (!place.empty()) std::sort(order.begin(), order.end(), before);
   const std::uint32_t n = std::uint32_t(order.size()), quantum = o.degree_quantum;
   auto by_degree = [&](VertexId a, VertexId b) { return g.degree(a) > g.degree(b); };
@@ -67,7 +69,8 @@ CompileOptions compile_options_for(const Graph& g, CompileOptions o) {
 
 CompileOptions compile_options_for_mean_degree(double mean, CompileOptions o) {
   if (!o.hub_degree) o.hub_degree = std::uint32_t(std::max(256.0, 16.0 * mean));
-  o.giant_degree = std::max(o.hub_degree, o.giant_degree ? o.giant_degree : std::uint32_t(std::max(1024.0, 32.0 * mean)));
+  o.giant_degree =
+      std::max(o.hub_degree, o.giant_degree ? o.giant_degree : std::uint32_t(std::max(1024.0, 32.0 * mean)));
   return o;
 }
 
@@ -184,8 +187,8 @@ LayoutReport report(const Layout& L) {
   }
   r.degree_histogram.assign(histogram.begin(), histogram.end());
   r.padding_overhead = r.edges ? double(r.stored) / double(r.edges) - 1.0 : 0.0;
-  r.bytes = r.stored * 4 + std::uint64_t(L.degree.size()) * 4 + L.slice_begin.size() * 8 +
-            L.slice_width.size() * 4 + L.hub_row_begin.size() * 8;
+  r.bytes = r.stored * 4 + std::uint64_t(L.degree.size()) * 4 + L.slice_begin.size() * 8 + L.slice_width.size() * 4 +
+            L.hub_row_begin.size() * 8;
   return r;
 }
 

@@ -28,7 +28,8 @@ std::uint64_t median_gather_span(const Layout& L) {
 }
 
 bool gathers_scattered(std::uint64_t cells, std::uint64_t median_span) {
-  return cells >= kPackedSignalMinimumCells && median_span >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, cells / 2);
+  return cells >= kPackedSignalMinimumCells &&
+         median_span >= std::min<std::uint64_t>(kPackedSignalMinimumSpan, cells / 2);
 }
 
 bool gathers_scattered(const Layout& L) {  // the span only where the cells qualify

@@ -34,9 +34,12 @@ std::vector<std::uint64_t> reverse_cuthill_mckee_places(const Graph& g) {
 
 std::vector<std::uint64_t> vertex_places(const Graph& g, VertexOrder order) {
   switch (order) {
-    case VertexOrder::hilbert: return hilbert_keys(g);
-    case VertexOrder::rcm: return reverse_cuthill_mckee_places(g);
-    default: return {};
+    case VertexOrder::hilbert:
+      return hilbert_keys(g);
+    case VertexOrder::rcm:
+      return reverse_cuthill_mckee_places(g);
+    default:
+      return {};
   }
 }
 

@@ -28,8 +28,8 @@ namespace movable {
 
 // The observables' integer sums over local vertices [0, n) of L (K > 0 only).
 template <class Model>
-std::vector<std::int64_t> observable_sums(const Model& model, const Layout& L, const StateRef<typename Model::Vars>& state,
-                                          std::int64_t n, int threads) {
+std::vector<std::int64_t> observable_sums(const Model& model, const Layout& L,
+                                          const StateRef<typename Model::Vars>& state, std::int64_t n, int threads) {
   using Vars = typename Model::Vars;
   constexpr int K = observable_count_of<Model>();
   std::vector<std::int64_t> sums(K, 0);
@@ -55,7 +55,8 @@ void filter_lists(const Box& box, double radius, const PointsView<Coord>& now, c
   const Layout& C = candidates;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n >= cpu::kParallelMinimum)
   for (std::int64_t v = 0; v < n; ++v) {
-    const ListAddress at = list_address(C.slice_begin.data(), C.hub_row_begin.data(), C.num_hub_vertices(), std::uint32_t(v));
+    const ListAddress at =
+        list_address(C.slice_begin.data(), C.hub_row_begin.data(), C.num_hub_vertices(), std::uint32_t(v));
     working.degree[v] = filter_list(in, now.axis, r2, C.neighbors.data(), working.neighbors.data(), at, C.degree[v],
                                     std::uint32_t(v), C.null_cell());
   }
@@ -70,7 +71,8 @@ bool moved_beyond(const Box& box, double threshold, const PointsView<Coord>& now
   const Coord* from[3] = {anchor[0].data(), anchor[1].data(), D == 3 ? anchor[2].data() : nullptr};
   bool far = false;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : far) if (n >= cpu::kParallelMinimum)
-  for (std::int64_t v = 0; v < n; ++v) far = far || squared_distance(in, now.axis, std::uint32_t(v), from, std::uint32_t(v)) > limit;
+  for (std::int64_t v = 0; v < n; ++v)
+    far = far || squared_distance(in, now.axis, std::uint32_t(v), from, std::uint32_t(v)) > limit;
   return far;
 }
 
@@ -87,8 +89,8 @@ class CpuMovableSimulation final : public MovableSimulation {
                        const SimulationOptions& options)
       : model_(model), n_(particles), movable_(movable), options_(options),
         rule_(movable::rebuild_rule<Coord>(model.box, particles, model.radius, movable.skin)),
-        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
-        current_(std::size_t(particles) + 2), next_(std::size_t(particles) + 2) {
+        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()), current_(std::size_t(particles) + 2),
+        next_(std::size_t(particles) + 2) {
     movable::check_movable_model(model);
   }
 
@@ -117,7 +119,8 @@ class CpuMovableSimulation final : public MovableSimulation {
       using T = typename Vars::template type<I>;
       std::vector<std::uint8_t> bytes(std::size_t(n_) * sizeof(T));
       const T* values = current_.template array<I>().data();
-      for (std::uint32_t p = 0; p < n_; ++p) std::memcpy(bytes.data() + std::size_t(p) * sizeof(T), values + local_of(p), sizeof(T));
+      for (std::uint32_t p = 0; p < n_; ++p)
+        std::memcpy(bytes.data() + std::size_t(p) * sizeof(T), values + local_of(p), sizeof(T));
       variables.push_back(std::move(bytes));
     });
     return variables;
@@ -225,12 +228,16 @@ class CpuMovableSimulation final : public MovableSimulation {
       for (int a = 0; a < D; ++a) anchor_[a].assign(now.axis[a], now.axis[a] + n_);
     }
     ++stats_.rebuilds;
-    stats_.entries = candidates_.degree.empty() ? 0 : std::accumulate(candidates_.degree.begin(), candidates_.degree.end(), std::uint64_t(0));
+    stats_.entries = candidates_.degree.empty()
+                         ? 0
+                         : std::accumulate(candidates_.degree.begin(), candidates_.degree.end(), std::uint64_t(0));
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
   // The Verlet lists cut to the radius at the current positions.
-  void filter() { movable::filter_lists(model_.box, model_.radius, points(current_), candidates_, working_, n_, threads_); }
+  void filter() {
+    movable::filter_lists(model_.box, model_.radius, points(current_), candidates_, working_, n_, threads_);
+  }
 
   // Has any cell moved by more than the threshold since the last rebuild?
   bool moved_too_far() const {
@@ -243,11 +250,11 @@ class CpuMovableSimulation final : public MovableSimulation {
   SimulationOptions options_;
   movable::RebuildRule rule_;
   int threads_;
-  HostState<Vars> current_, next_;  // n cells, the null cell, the boundary cell (unused)
-  Layout candidates_;               // the last rebuild's lists (radius + skin)
-  Layout working_;                  // with a skin: the lists cut to the radius
-  std::vector<Coord> anchor_[3];    // with a skin: positions at the last rebuild (layout order)
-  bool have_layout_ = false;        // false: the state is in particle order
+  HostState<Vars> current_, next_;                      // n cells, the null cell, the boundary cell (unused)
+  Layout candidates_;                                   // the last rebuild's lists (radius + skin)
+  Layout working_;                                      // with a skin: the lists cut to the radius
+  std::vector<Coord> anchor_[3];                        // with a skin: positions at the last rebuild (layout order)
+  bool have_layout_ = false;                            // false: the state is in particle order
   movable::VerletSchedule schedule_{rule_.every_step};  // after rule_
   std::uint64_t step_ = 0;
   RebuildStats stats_;

@@ -47,11 +47,13 @@ template <class Model>
 void check_movable_model(const Model& model) {
   check_movable_model<Model>();
   if (model.box.dims != Model::dims)
-    throw Error("the box has " + std::to_string(model.box.dims) + " dimensions, the model " + std::to_string(Model::dims));
+    throw Error("the box has " + std::to_string(model.box.dims) + " dimensions, the model " +
+                std::to_string(Model::dims));
 }
 
 // A state variable handed to import_state: one value of `value_size` bytes per particle.
-inline void check_variable_bytes(std::size_t variable, std::size_t bytes, std::uint32_t particles, std::size_t value_size) {
+inline void check_variable_bytes(std::size_t variable, std::size_t bytes, std::uint32_t particles,
+                                 std::size_t value_size) {
   if (bytes != std::size_t(particles) * value_size)
     throw Error("variable " + std::to_string(variable) + " has " + std::to_string(bytes) + " bytes for " +
                 std::to_string(particles) + " particles of " + std::to_string(value_size) + " bytes each");
@@ -70,9 +72,11 @@ struct RebuildRule {
 template <class T>
 RebuildRule rebuild_rule(const Box& box, std::uint32_t particles, double radius, double skin) {
   check_box(box, radius);
-  if (!(skin >= 0) || !std::isfinite(skin)) throw Error("the Verlet skin must be 0 or more, not " + std::to_string(skin));
+  if (!(skin >= 0) || !std::isfinite(skin))
+    throw Error("the Verlet skin must be 0 or more, not " + std::to_string(skin));
   if (particles == 0) throw Error("a movable run needs at least one particle");
-  if (std::uint64_t(particles) > kMaxVertices) throw Error("too many particles: at most " + std::to_string(kMaxVertices));
+  if (std::uint64_t(particles) > kMaxVertices)
+    throw Error("too many particles: at most " + std::to_string(kMaxVertices));
   RebuildRule rule;
   rule.cutoff = radius + skin;
   rule.every_step = skin == 0;
@@ -146,7 +150,8 @@ CG_HD inline std::uint32_t filter_list(const BoxIn<T>& box, const T* const* axis
   std::uint32_t count = 0;
   for (std::uint32_t k = 0; k < degree; ++k) {
     const std::uint32_t cell = candidates[at.first + std::uint64_t(k) * at.stride];
-    if (squared_distance(box, axis, v, cell) <= radius_squared) kept[at.first + std::uint64_t(count++) * at.stride] = cell;
+    if (squared_distance(box, axis, v, cell) <= radius_squared)
+      kept[at.first + std::uint64_t(count++) * at.stride] = cell;
   }
   for (std::uint32_t k = count; k < degree; ++k) kept[at.first + std::uint64_t(k) * at.stride] = null_cell;
   return count;

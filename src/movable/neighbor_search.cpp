@@ -24,8 +24,7 @@ std::string axis_name(int a) { return std::string(1, "xyz"[a]); }
 }  // namespace
 
 void check_box(const Box& box, double cutoff) {
-  if (box.dims != 2 && box.dims != 3)
-    throw Error("a box has 2 or 3 dimensions, not " + std::to_string(box.dims));
+  if (box.dims != 2 && box.dims != 3) throw Error("a box has 2 or 3 dimensions, not " + std::to_string(box.dims));
   for (int a = 0; a < box.dims; ++a)
     if (!(box.length[a] > 0) || !std::isfinite(box.length[a]))
       throw Error("the box's length along " + axis_name(a) + " must be positive and finite, not " +
@@ -180,7 +179,8 @@ Graph in_particle_ids(const NeighborGraph& neighbors) {
   out.neighbors.resize(out.offsets.back());
   for (VertexId p = 0; p < n; ++p) {
     const VertexId s = spatial_of[p];
-    std::transform(g.neighbors.begin() + std::ptrdiff_t(g.offsets[s]), g.neighbors.begin() + std::ptrdiff_t(g.offsets[s + 1]),
+    std::transform(g.neighbors.begin() + std::ptrdiff_t(g.offsets[s]),
+                   g.neighbors.begin() + std::ptrdiff_t(g.offsets[s + 1]),
                    out.neighbors.begin() + std::ptrdiff_t(out.offsets[p]), [&](VertexId t) { return particle_of[t]; });
   }
   return out;
@@ -217,10 +217,10 @@ Layout compile_neighbors(const NeighborGraph& neighbors, const CompileOptions& o
   return layout;
 }
 
-#define CELLGRAPH_NEIGHBOR_SEARCH(T)                                                                        \
-  template void check_points<T>(const Box&, const PointsView<T>&);                                          \
-  template CellGrid make_cell_grid<T>(const Box&, double, std::uint64_t);                                   \
-  template NeighborGraph find_neighbors<T>(const Box&, double, const PointsView<T>&, int);                  \
+#define CELLGRAPH_NEIGHBOR_SEARCH(T)                                                       \
+  template void check_points<T>(const Box&, const PointsView<T>&);                         \
+  template CellGrid make_cell_grid<T>(const Box&, double, std::uint64_t);                  \
+  template NeighborGraph find_neighbors<T>(const Box&, double, const PointsView<T>&, int); \
   template Graph all_pairs_neighbors<T>(const Box&, double, const PointsView<T>&, int);
 CELLGRAPH_NEIGHBOR_SEARCH(float)
 CELLGRAPH_NEIGHBOR_SEARCH(double)

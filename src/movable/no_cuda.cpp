@@ -28,9 +28,9 @@ double time_all_pairs(const Box&, double, const PointsView<T>&, int) {
   no_cuda("cuda::time_all_pairs");
 }
 
-#define CELLGRAPH_NO_CUDA_SEARCH(T)                                                                 \
-  template NeighborGraph find_neighbors<T>(const Box&, double, const PointsView<T>&);               \
-  template Graph all_pairs_neighbors<T>(const Box&, double, const PointsView<T>&);                  \
+#define CELLGRAPH_NO_CUDA_SEARCH(T)                                                                             \
+  template NeighborGraph find_neighbors<T>(const Box&, double, const PointsView<T>&);                           \
+  template Graph all_pairs_neighbors<T>(const Box&, double, const PointsView<T>&);                              \
   template RebuildTiming time_rebuild<T>(const Box&, double, const PointsView<T>&, const CompileOptions&, int); \
   template double time_all_pairs<T>(const Box&, double, const PointsView<T>&, int);
 CELLGRAPH_NO_CUDA_SEARCH(float)

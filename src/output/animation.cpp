@@ -41,8 +41,8 @@ struct GifWriter::Encoder {
   }
 };
 
-GifWriter::GifWriter(const std::string& path, std::int64_t width, std::int64_t height,
-                     const std::vector<Rgb>& colours, int delay_ms)
+GifWriter::GifWriter(const std::string& path, std::int64_t width, std::int64_t height, const std::vector<Rgb>& colours,
+                     int delay_ms)
     : path_(path), width_(width), height_(height), palette_size_(colours.size()),
       delay_cs_(std::clamp(int(std::lround(delay_ms / 10.0)), 1, 65535)), file_(path),
       encoder_(std::make_unique<Encoder>()) {

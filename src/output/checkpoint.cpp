@@ -155,8 +155,8 @@ void check_checkpoint_fits(const Checkpoint& c, const std::string& path, const s
     for (std::uint32_t b = 0; b < width && b < 8; ++b) state |= std::uint64_t(states[v * width + b]) << (8 * b);
     if (state >= num_states)
       refuse(c.variable_offsets[0] + v * width, "vertex " + std::to_string(v) + " has state " + std::to_string(state) +
-                                                     ", outside model " + model + "'s states 0.." +
-                                                     std::to_string(num_states - 1));
+                                                    ", outside model " + model + "'s states 0.." +
+                                                    std::to_string(num_states - 1));
   }
 }
 

@@ -37,8 +37,11 @@ std::vector<std::uint32_t> column_counts(const std::vector<std::uint32_t>& state
 const std::vector<Rgb>& column_palette() {
   static const std::vector<Rgb> palette = [] {
     std::vector<Rgb> p(256);
-    auto mix = [](std::uint8_t from, std::uint8_t to, int i) { return std::uint8_t((from * (255 - i) + to * i + 127) / 255); };
-    for (int i = 0; i < 256; ++i) p[std::size_t(i)] = {mix(kSky.r, kCloud.r, i), mix(kSky.g, kCloud.g, i), mix(kSky.b, kCloud.b, i)};
+    auto mix = [](std::uint8_t from, std::uint8_t to, int i) {
+      return std::uint8_t((from * (255 - i) + to * i + 127) / 255);
+    };
+    for (int i = 0; i < 256; ++i)
+      p[std::size_t(i)] = {mix(kSky.r, kCloud.r, i), mix(kSky.g, kCloud.g, i), mix(kSky.b, kCloud.b, i)};
     return p;
   }();
   return palette;

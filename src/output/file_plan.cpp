@@ -55,7 +55,8 @@ bool in_series(const std::string& file, const std::string& base, const std::stri
 std::string canonical_base(const std::string& base) {
   std::error_code ignored;
   const fs::path path(base);
-  const fs::path folder = fs::weakly_canonical(path.parent_path().empty() ? fs::path(".") : path.parent_path(), ignored);
+  const fs::path folder =
+      fs::weakly_canonical(path.parent_path().empty() ? fs::path(".") : path.parent_path(), ignored);
   return (folder / path.filename()).string();
 }
 
@@ -73,16 +74,18 @@ void FilePlan::writes_series(const std::string& base, const std::string& extensi
   if (!base.empty()) entries_.push_back({base, option, extension, true, true});
 }
 
-void FilePlan::may_replace(const std::string& output, const std::string& input) { allowed_.emplace_back(output, input); }
+void FilePlan::may_replace(const std::string& output, const std::string& input) {
+  allowed_.emplace_back(output, input);
+}
 
 void FilePlan::check() const {
   // The later of two outputs, or the output of an output and an input, is the one refused.
   auto refuse = [](const Entry& a, const Entry& b, const std::string& file) {
     const Entry& out = b.output ? b : a;
     const Entry& other = b.output ? a : b;
-    throw Error(out.option + " " + out.path + " would replace " +
-                (other.output ? "the output of " : "the input of ") + other.option + " " + other.path +
-                (out.path != other.path ? " (both are " + file + ")" : "") + ": give " + out.option + " another path");
+    throw Error(out.option + " " + out.path + " would replace " + (other.output ? "the output of " : "the input of ") +
+                other.option + " " + other.path + (out.path != other.path ? " (both are " + file + ")" : "") +
+                ": give " + out.option + " another path");
   };
   std::vector<std::optional<FileKey>> keys;
   for (const Entry& e : entries_) keys.push_back(e.series ? std::nullopt : key_of(e.path));

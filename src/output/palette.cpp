@@ -33,9 +33,8 @@ StatePalette::StatePalette(std::uint32_t num_states) : lookup_(num_states), colo
   std::vector<bool> filled(256, false);
   for (std::uint32_t s = 0; s < num_states; ++s) {
     // Only rules with more states than entries squeeze their dying states 2.. onto 2..253.
-    const std::uint32_t entry = num_states <= kStateEntries || s < 2
-                                    ? s
-                                    : 2 + std::uint64_t(s - 2) * (kStateEntries - 2) / (num_states - 2);
+    const std::uint32_t entry =
+        num_states <= kStateEntries || s < 2 ? s : 2 + std::uint64_t(s - 2) * (kStateEntries - 2) / (num_states - 2);
     lookup_[s] = std::uint8_t(entry);
     if (!filled[entry]) colours_[entry] = state_colour(s, num_states), filled[entry] = true;
   }

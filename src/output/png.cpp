@@ -41,9 +41,8 @@ enum class PngMode { read, write };
 class PngSession {
  public:
   explicit PngSession(PngMode mode) : mode_(mode) {
-    png_ = mode == PngMode::write
-               ? png_create_write_struct(PNG_LIBPNG_VER_STRING, this, on_error, on_warning)
-               : png_create_read_struct(PNG_LIBPNG_VER_STRING, this, on_error, on_warning);
+    png_ = mode == PngMode::write ? png_create_write_struct(PNG_LIBPNG_VER_STRING, this, on_error, on_warning)
+                                  : png_create_read_struct(PNG_LIBPNG_VER_STRING, this, on_error, on_warning);
     if (png_) info_ = png_create_info_struct(png_);
     if (!info_) {
       destroy();
@@ -74,10 +73,8 @@ class PngSession {
   static void on_warning(png_structp, png_const_charp) {}  // nothing a user could act on
 
   void destroy() {
-    if (mode_ == PngMode::write)
-      png_destroy_write_struct(&png_, &info_);
-    else
-      png_destroy_read_struct(&png_, &info_, nullptr);
+    if (mode_ == PngMode::write) png_destroy_write_struct(&png_, &info_);
+    else png_destroy_read_struct(&png_, &info_, nullptr);
   }
 
   PngMode mode_;
@@ -116,12 +113,10 @@ void check_grid(const std::string& path, const Grid& grid) {
   const std::uint64_t cells = grid.states.size();
   if (cells % grid.width != 0 || cells / grid.width != std::uint64_t(grid.height))
     reject("grid size " + size + " does not match its " + std::to_string(cells) + " states");
-  if (grid.scale < 1 || grid.scale > 64)
-    reject("scale " + std::to_string(grid.scale) + " is outside 1..64");
+  if (grid.scale < 1 || grid.scale > 64) reject("scale " + std::to_string(grid.scale) + " is outside 1..64");
   if (grid.num_states < 2) reject("a rule needs at least 2 states");
   if (cells > kMaxPixels / std::uint64_t(grid.scale * grid.scale))
-    reject("a " + size + " grid at scale " + std::to_string(grid.scale) +
-           " exceeds 2^31 pixels");
+    reject("a " + size + " grid at scale " + std::to_string(grid.scale) + " exceeds 2^31 pixels");
 }
 
 // One image row for grid row `y`: each cell repeated `scale` times.
@@ -137,9 +132,8 @@ void fill_row(const Grid& grid, std::int64_t y, png_bytep row) {
 }
 
 void encode(png_structp png, png_infop info, const Grid& grid, png_bytep row) {
-  png_set_IHDR(png, info, png_uint_32(grid.width * grid.scale),
-               png_uint_32(grid.height * grid.scale), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(png, info, png_uint_32(grid.width * grid.scale), png_uint_32(grid.height * grid.scale), 8,
+               PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   // Snapshots are taken often during a run; cell images compress well even at this level.
   png_set_compression_level(png, Z_BEST_SPEED);
   png_write_info(png, info);
@@ -151,16 +145,13 @@ void encode(png_structp png, png_infop info, const Grid& grid, png_bytep row) {
 }
 
 // A palette image: one byte per pixel, the palette as PLTE.
-void encode_indexed(png_structp png, png_infop info, const IndexedImage& image,
-                    const std::vector<png_color>& palette) {
-  png_set_IHDR(png, info, png_uint_32(image.width), png_uint_32(image.height), 8,
-               PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
+void encode_indexed(png_structp png, png_infop info, const IndexedImage& image, const std::vector<png_color>& palette) {
+  png_set_IHDR(png, info, png_uint_32(image.width), png_uint_32(image.height), 8, PNG_COLOR_TYPE_PALETTE,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_PLTE(png, info, palette.data(), int(palette.size()));
   png_set_compression_level(png, Z_BEST_SPEED);
   png_write_info(png, info);
-  for (std::int64_t y = 0; y < image.height; ++y)
-    png_write_row(png, &image.pixels[std::size_t(y * image.width)]);
+  for (std::int64_t y = 0; y < image.height; ++y) png_write_row(png, &image.pixels[std::size_t(y * image.width)]);
   png_write_end(png, info);
 }
 
@@ -189,22 +180,19 @@ void decode(png_structp png, png_infop info, RgbImage& image) {
 
 }  // namespace
 
-void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& states,
-                    std::int64_t width, std::int64_t height, std::uint32_t num_states,
-                    int scale) {
+void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& states, std::int64_t width,
+                    std::int64_t height, std::uint32_t num_states, int scale) {
   const Grid grid{states, width, height, num_states, scale};
   check_grid(path, grid);
   AtomicFile file(path);  // removes its temporary if anything below throws
   std::vector<png_byte> row(std::size_t(width) * scale * 3);
   PngSession session(PngMode::write);
   png_set_write_fn(session.png(), &file.stream(), write_to_stream, flush_stream);
-  session.run("cannot write " + path,
-              [&] { encode(session.png(), session.info(), grid, row.data()); });
+  session.run("cannot write " + path, [&] { encode(session.png(), session.info(), grid, row.data()); });
   file.commit();
 }
 
-void write_indexed_png(const std::string& path, const IndexedImage& image,
-                       const std::vector<Rgb>& colours) {
+void write_indexed_png(const std::string& path, const IndexedImage& image, const std::vector<Rgb>& colours) {
   auto reject = [&](const std::string& why) { throw Error("cannot write " + path + ": " + why); };
   if (image.width < 1 || image.height < 1) reject("the image is empty");
   if (std::uint64_t(image.width) * std::uint64_t(image.height) > kMaxPixels) reject("the image exceeds 2^31 pixels");
@@ -217,8 +205,7 @@ void write_indexed_png(const std::string& path, const IndexedImage& image,
   AtomicFile file(path);
   PngSession session(PngMode::write);
   png_set_write_fn(session.png(), &file.stream(), write_to_stream, flush_stream);
-  session.run("cannot write " + path,
-              [&] { encode_indexed(session.png(), session.info(), image, palette); });
+  session.run("cannot write " + path, [&] { encode_indexed(session.png(), session.info(), image, palette); });
   file.commit();
 }
 

@@ -169,10 +169,8 @@ CellRaster CellRaster::for_mesh_elements(const Mesh& mesh, const std::vector<std
     const double count = std::max<double>(1, double(corners.size()));
     const auto depth = float(z / count);
     const std::vector<Point> hull = convex_hull(corners);
-    if (hull.size() >= 3)
-      builder.fill_polygon(hull, depth, cell);
-    else
-      builder.dot(builder.to_pixels(x / count, y / count), depth, cell);
+    if (hull.size() >= 3) builder.fill_polygon(hull, depth, cell);
+    else builder.dot(builder.to_pixels(x / count, y / count), depth, cell);
   }
   return builder.finish();
 }

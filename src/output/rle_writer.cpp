@@ -58,8 +58,7 @@ struct LiveBounds {
   bool empty() const { return left > right; }
 };
 
-LiveBounds live_bounds(const std::vector<std::uint32_t>& states, std::int64_t width,
-                       std::int64_t height) {
+LiveBounds live_bounds(const std::vector<std::uint32_t>& states, std::int64_t width, std::int64_t height) {
   LiveBounds box{width, height, -1, -1};
   for (std::int64_t y = 0; y < height; ++y)
     for (std::int64_t x = 0; x < width; ++x)
@@ -73,14 +72,12 @@ LiveBounds live_bounds(const std::vector<std::uint32_t>& states, std::int64_t wi
 }
 
 void check_states(const std::vector<std::uint32_t>& states, std::uint32_t num_states) {
-  if (num_states > kMaxStates)
-    throw Error("RLE holds at most 256 states, not " + std::to_string(num_states));
+  if (num_states > kMaxStates) throw Error("RLE holds at most 256 states, not " + std::to_string(num_states));
   const std::uint32_t max_state = std::max(num_states, 2u) - 1;
-  const auto too_big =
-      std::find_if(states.begin(), states.end(), [&](std::uint32_t s) { return s > max_state; });
+  const auto too_big = std::find_if(states.begin(), states.end(), [&](std::uint32_t s) { return s > max_state; });
   if (too_big != states.end())
-    throw Error("state " + std::to_string(*too_big) + " does not fit a rule with " +
-                std::to_string(num_states) + " states");
+    throw Error("state " + std::to_string(*too_big) + " does not fit a rule with " + std::to_string(num_states) +
+                " states");
 }
 
 // The rule with its suffix replaced by this grid: ":T" wraps, ":P" is Golly's bounded plane.
@@ -91,8 +88,8 @@ std::string bounded_rule(const std::string& rule, const GridSpec& grid) {
 }
 
 // Rows of runs; dead cells at a row's end are left out and empty rows merge into one "N$".
-void write_body(std::ostream& out, const std::vector<std::uint32_t>& states, std::int64_t width,
-                const LiveBounds& box, bool multistate) {
+void write_body(std::ostream& out, const std::vector<std::uint32_t>& states, std::int64_t width, const LiveBounds& box,
+                bool multistate) {
   RleBodyWriter body(out);
   std::int64_t previous_row = box.top;
   for (std::int64_t y = box.top; y <= box.bottom; ++y) {
@@ -119,8 +116,8 @@ void write_rle(std::ostream& out, const std::vector<std::uint32_t>& states, cons
   if (grid.dims != 2) throw Error("RLE can only hold a 2D grid");
   const std::int64_t width = grid.size[0], height = grid.size[1];
   if (states.size() != std::uint64_t(width) * std::uint64_t(height))
-    throw Error("RLE writer: " + std::to_string(states.size()) + " states for a " +
-                std::to_string(width) + "x" + std::to_string(height) + " grid");
+    throw Error("RLE writer: " + std::to_string(states.size()) + " states for a " + std::to_string(width) + "x" +
+                std::to_string(height) + " grid");
   check_states(states, num_states);
 
   const LiveBounds box = live_bounds(states, width, height);

@@ -28,9 +28,8 @@ StatsWriter::StatsWriter(const std::string& path, const std::vector<std::string>
 
 void StatsWriter::row(std::uint64_t step, const std::vector<Value>& values) {
   if (values.size() != num_columns_)
-    throw Error("stats row for step " + std::to_string(step) + " has " +
-                std::to_string(values.size()) + " values for " + std::to_string(num_columns_) +
-                " columns");
+    throw Error("stats row for step " + std::to_string(step) + " has " + std::to_string(values.size()) +
+                " values for " + std::to_string(num_columns_) + " columns");
   std::string line;
   append(line, step);
   for (const Value& value : values) {

@@ -21,18 +21,22 @@ namespace cellgraph {
 namespace {
 
 // Binary arrays are memory copied into files that declare byte_order="LittleEndian".
-static_assert(std::endian::native == std::endian::little,
-              "VTK binary output assumes a little-endian machine");
+static_assert(std::endian::native == std::endian::little, "VTK binary output assumes a little-endian machine");
 
 constexpr std::uint8_t kVtkVertex = 1;
 constexpr std::uint8_t kVtkLine = 3;
 constexpr std::uint8_t kVtkPolyhedron = 42;
 
-template <class T> constexpr std::string_view kVtkTypeName = "";
-template <> constexpr std::string_view kVtkTypeName<double> = "Float64";
-template <> constexpr std::string_view kVtkTypeName<std::int64_t> = "Int64";
-template <> constexpr std::string_view kVtkTypeName<std::uint32_t> = "UInt32";
-template <> constexpr std::string_view kVtkTypeName<std::uint8_t> = "UInt8";
+template <class T>
+constexpr std::string_view kVtkTypeName = "";
+template <>
+constexpr std::string_view kVtkTypeName<double> = "Float64";
+template <>
+constexpr std::string_view kVtkTypeName<std::int64_t> = "Int64";
+template <>
+constexpr std::string_view kVtkTypeName<std::uint32_t> = "UInt32";
+template <>
+constexpr std::string_view kVtkTypeName<std::uint8_t> = "UInt8";
 
 std::string error_prefix(const std::string& base) { return "VTK output " + base + ": "; }
 
@@ -57,10 +61,8 @@ class Base64Writer {
 
  private:
   void emit_group() {
-    static constexpr char kAlphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const std::uint32_t bits =
-        std::uint32_t(group_[0]) << 16 | std::uint32_t(group_[1]) << 8 | group_[2];
+    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const std::uint32_t bits = std::uint32_t(group_[0]) << 16 | std::uint32_t(group_[1]) << 8 | group_[2];
     if (used_ + 4 > buffer_.size()) {
       out_.write(buffer_.data(), std::streamsize(used_));
       used_ = 0;
@@ -84,11 +86,20 @@ std::string escaped(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -98,9 +109,7 @@ std::string escaped(std::string_view text) {
 std::string attr(std::string_view name, std::string_view value) {
   return " " + std::string(name) + "=\"" + escaped(value) + "\"";
 }
-std::string attr(std::string_view name, std::integral auto value) {
-  return attr(name, std::to_string(value));
-}
+std::string attr(std::string_view name, std::integral auto value) { return attr(name, std::to_string(value)); }
 
 struct ArrayLayout {
   std::string_view name;
@@ -111,8 +120,7 @@ struct ArrayLayout {
 // Indented VTK XML, elements and DataArrays; nesting depth sets the indentation.
 class VtkXml {
  public:
-  VtkXml(std::ostream& out, VtkEncoding encoding, int depth = 0)
-      : out_(out), encoding_(encoding), depth_(depth) {}
+  VtkXml(std::ostream& out, VtkEncoding encoding, int depth = 0) : out_(out), encoding_(encoding), depth_(depth) {}
 
   int depth() const { return depth_; }
 
@@ -134,10 +142,8 @@ class VtkXml {
     if (layout.components > 1) attributes += attr("NumberOfComponents", layout.components);
     attributes += attr("format", encoding_ == VtkEncoding::ascii ? "ascii" : "binary");
     open("DataArray", attributes);
-    if (encoding_ == VtkEncoding::ascii)
-      write_ascii(values, std::max<std::size_t>(layout.values_per_line, 1));
-    else
-      write_base64(layout.name, values);
+    if (encoding_ == VtkEncoding::ascii) write_ascii(values, std::max<std::size_t>(layout.values_per_line, 1));
+    else write_base64(layout.name, values);
     close("DataArray");
   }
 
@@ -194,14 +200,14 @@ struct Skeleton {
 // The one Piece of a `dataset` (ImageData or UnstructuredGrid): the state array in
 // `state_data` (PointData or CellData) first, as VTK writes it, then the geometry.
 template <class WriteGeometry>
-Skeleton render_skeleton(VtkEncoding encoding, std::string_view dataset,
-                         const std::string& dataset_attributes, const std::string& piece_attributes,
-                         std::string_view state_data, WriteGeometry write_geometry) {
+Skeleton render_skeleton(VtkEncoding encoding, std::string_view dataset, const std::string& dataset_attributes,
+                         const std::string& piece_attributes, std::string_view state_data,
+                         WriteGeometry write_geometry) {
   std::ostringstream text;
   VtkXml xml(text, encoding);
   text << "<?xml version=\"1.0\"?>\n";
-  xml.open("VTKFile", attr("type", dataset) + attr("version", "1.0") +
-                          attr("byte_order", "LittleEndian") + attr("header_type", "UInt32"));
+  xml.open("VTKFile", attr("type", dataset) + attr("version", "1.0") + attr("byte_order", "LittleEndian") +
+                          attr("header_type", "UInt32"));
   xml.open(dataset, dataset_attributes);
   xml.open("Piece", piece_attributes);
   xml.open(state_data, attr("Scalars", "state"));
@@ -241,10 +247,9 @@ void write_points_and_cells(VtkXml& xml, const std::vector<double>& points_xyz, 
   xml.close("Cells");
 }
 
-Skeleton render_unstructured(VtkEncoding encoding, const std::vector<double>& points_xyz,
-                             const CellList& cells, std::string_view state_data) {
-  const std::string piece = attr("NumberOfPoints", points_xyz.size() / 3) +
-                            attr("NumberOfCells", cells.types.size());
+Skeleton render_unstructured(VtkEncoding encoding, const std::vector<double>& points_xyz, const CellList& cells,
+                             std::string_view state_data) {
+  const std::string piece = attr("NumberOfPoints", points_xyz.size() / 3) + attr("NumberOfCells", cells.types.size());
   return render_skeleton(encoding, "UnstructuredGrid", {}, piece, state_data,
                          [&](VtkXml& xml) { write_points_and_cells(xml, points_xyz, cells); });
 }
@@ -274,8 +279,7 @@ bool shows_edges(const Graph& graph, VtkEdges edges) {
   return count <= kVtkAutomaticEdgeLimit;
 }
 
-void check_mesh_elements(const std::string& base, const Mesh& mesh,
-                         const std::vector<std::uint32_t>& elements) {
+void check_mesh_elements(const std::string& base, const Mesh& mesh, const std::vector<std::uint32_t>& elements) {
   const std::string where = error_prefix(base);
   if (mesh.nodes.size() % 3 != 0 || mesh.element_offsets.size() != mesh.num_elements() + 1 ||
       mesh.element_offsets.back() != mesh.element_nodes.size())
@@ -291,8 +295,7 @@ void check_mesh_elements(const std::string& base, const Mesh& mesh,
     for (std::uint64_t k = mesh.element_offsets[element]; k < end; ++k)
       if (mesh.element_nodes[k] >= mesh.num_nodes())
         throw Error(where + "element " + std::to_string(element) + " uses node " +
-                    std::to_string(mesh.element_nodes[k]) + " of " +
-                    std::to_string(mesh.num_nodes()));
+                    std::to_string(mesh.element_nodes[k]) + " of " + std::to_string(mesh.num_nodes()));
   }
 }
 
@@ -306,8 +309,7 @@ std::string grid_extent(const GridSpec& grid) {
 
 void check_grid_shape(const std::string& base, const GridSpec& grid) {
   bool ok = grid.dims >= 1 && grid.dims <= 3;
-  for (int axis = 0; axis < 3 && ok; ++axis)
-    ok = axis < grid.dims ? grid.size[axis] >= 1 : grid.size[axis] == 1;
+  for (int axis = 0; axis < 3 && ok; ++axis) ok = axis < grid.dims ? grid.size[axis] >= 1 : grid.size[axis] == 1;
   if (!ok) throw Error(error_prefix(base) + "the grid has no cells or sizes beyond its dimensions");
 }
 
@@ -320,8 +322,7 @@ void write_collection(const std::string& path, VtkEncoding encoding, const std::
   std::ostream& out = file.stream();
   VtkXml xml(out, encoding);
   out << "<?xml version=\"1.0\"?>\n";
-  xml.open("VTKFile", attr("type", "Collection") + attr("version", "1.0") +
-                          attr("byte_order", "LittleEndian"));
+  xml.open("VTKFile", attr("type", "Collection") + attr("version", "1.0") + attr("byte_order", "LittleEndian"));
   xml.open("Collection");
   for (std::uint64_t step : steps) {
     const std::string file_name = std::filesystem::path(snapshot_path(step)).filename().string();
@@ -350,10 +351,8 @@ VtkSeries::VtkSeries(std::string base, VtkEncoding encoding, SnapshotTemplate sn
 VtkSeries VtkSeries::for_grid(std::string base, const GridSpec& grid, VtkEncoding encoding) {
   check_grid_shape(base, grid);
   const std::string extent = grid_extent(grid);
-  const std::string image =
-      attr("WholeExtent", extent) + attr("Origin", "0 0 0") + attr("Spacing", "1 1 1");
-  Skeleton skeleton = render_skeleton(encoding, "ImageData", image, attr("Extent", extent),
-                                      "CellData", [](VtkXml&) {});
+  const std::string image = attr("WholeExtent", extent) + attr("Origin", "0 0 0") + attr("Spacing", "1 1 1");
+  Skeleton skeleton = render_skeleton(encoding, "ImageData", image, attr("Extent", extent), "CellData", [](VtkXml&) {});
   return VtkSeries(std::move(base), encoding,
                    {.extension = "vti",
                     .before_states = std::move(skeleton.before_states),
@@ -364,13 +363,11 @@ VtkSeries VtkSeries::for_grid(std::string base, const GridSpec& grid, VtkEncodin
                     .states_per_line = std::size_t(grid.size[0])});
 }
 
-VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges edges,
-                               VtkEncoding encoding) {
+VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges edges, VtkEncoding encoding) {
   const VertexId n = graph.num_vertices();
-  const bool has_coords = (graph.coord_dim == 2 || graph.coord_dim == 3) &&
-                          graph.coords.size() == std::size_t(n) * graph.coord_dim;
-  if (!has_coords)
-    throw Error(error_prefix(base) + "the graph needs coordinates, 2 or 3 per vertex");
+  const bool has_coords =
+      (graph.coord_dim == 2 || graph.coord_dim == 3) && graph.coords.size() == std::size_t(n) * graph.coord_dim;
+  if (!has_coords) throw Error(error_prefix(base) + "the graph needs coordinates, 2 or 3 per vertex");
   CellList cells;
   for (VertexId v = 0; v < n; ++v) cells.add(kVtkVertex, std::span(&v, 1));
   if (shows_edges(graph, edges))
@@ -388,16 +385,14 @@ VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges ed
                     .counted = "vertices"});
 }
 
-VtkSeries VtkSeries::for_mesh_elements(std::string base, const Mesh& mesh,
-                                       const std::vector<std::uint32_t>& elements,
+VtkSeries VtkSeries::for_mesh_elements(std::string base, const Mesh& mesh, const std::vector<std::uint32_t>& elements,
                                        VtkEncoding encoding) {
   check_mesh_elements(base, mesh, elements);
   const std::span<const std::uint32_t> nodes(mesh.element_nodes);
   CellList cells;
   for (std::uint32_t element : elements) {
     const std::uint64_t first = mesh.element_offsets[element];
-    cells.add(mesh.element_type[element],
-              nodes.subspan(first, mesh.element_offsets[element + 1] - first));
+    cells.add(mesh.element_type[element], nodes.subspan(first, mesh.element_offsets[element + 1] - first));
   }
   Skeleton skeleton = render_unstructured(encoding, mesh.nodes, cells, "CellData");
   return VtkSeries(std::move(base), encoding,
@@ -416,9 +411,8 @@ std::string VtkSeries::snapshot_path(std::uint64_t step) const {
 void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& states,
                       const std::vector<VtkNamedArray>& more) {
   if (states.size() != template_.state_count)
-    throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " +
-                std::to_string(states.size()) + " states for " +
-                std::to_string(template_.state_count) + " " + template_.counted);
+    throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " + std::to_string(states.size()) +
+                " states for " + std::to_string(template_.state_count) + " " + template_.counted);
   for (std::size_t i = 0; i < more.size(); ++i) {
     const VtkNamedArray& array = more[i];
     bool repeated = array.name == "state";
@@ -426,9 +420,9 @@ void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& stat
     if (array.name.empty() || repeated)
       throw Error(error_prefix(base_) + "array name " + quoted_text(array.name) + " is empty, 'state' or repeated");
     if (array.values.size() != template_.state_count)
-      throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " +
-                  std::to_string(array.values.size()) + " values of " + array.name + " for " +
-                  std::to_string(template_.state_count) + " " + template_.counted);
+      throw Error(error_prefix(base_) + "step " + std::to_string(step) + " has " + std::to_string(array.values.size()) +
+                  " values of " + array.name + " for " + std::to_string(template_.state_count) + " " +
+                  template_.counted);
   }
   if (!steps_.empty() && step <= steps_.back())
     throw Error(error_prefix(base_) + "step " + std::to_string(step) + " written after step " +
@@ -466,7 +460,8 @@ void VtkPointSeries::write(std::uint64_t step, const std::vector<double>& positi
     const Array& a = arrays[i];
     bool repeated = a.name == "id";
     for (std::size_t j = 0; j < i; ++j) repeated |= arrays[j].name == a.name;
-    if (a.name.empty() || repeated) throw Error(where + "array name " + quoted_text(a.name) + " is empty, 'id' or repeated");
+    if (a.name.empty() || repeated)
+      throw Error(where + "array name " + quoted_text(a.name) + " is empty, 'id' or repeated");
     if (a.components < 1 || a.components > 3 || a.values.size() != n * a.components)
       throw Error(where + "array " + a.name + " has " + std::to_string(a.values.size()) + " values for " +
                   std::to_string(n) + " points of " + std::to_string(a.components) + " components");

@@ -96,7 +96,9 @@ void count_ordinary(const Layout& L, const Vertices& vertices, const GatherPath&
   const unsigned shift = path.packed_signals ? 8 : 5;  // 32 bytes: 32 one-byte states, 256 signal bits
   const std::uint32_t* nb = L.neighbors.data();
   const std::uint32_t warps = std::uint32_t((vertices.size() + kWarpSize - 1) / kWarpSize);
-  auto lanes = [&](std::uint32_t w) { return std::min<std::size_t>(vertices.size() - std::size_t(w) * kWarpSize, kWarpSize); };
+  auto lanes = [&](std::uint32_t w) {
+    return std::min<std::size_t>(vertices.size() - std::size_t(w) * kWarpSize, kWarpSize);
+  };
   std::vector<std::uint32_t> read;
   auto reads_at = [&](std::uint32_t w, std::uint32_t k) {  // lanes of warp w at list position k
     read.clear();
@@ -201,8 +203,7 @@ GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::u
   GatherPath path;
   path.multiprocessors = multiprocessors;
   if (gathers_signal && !colored && multiprocessors > 0)  // the CPU backend reads state bytes
-    path.packed_signals = packing == SignalPacking::always ||
-                          (packing == SignalPacking::automatic && scattered);
+    path.packed_signals = packing == SignalPacking::always || (packing == SignalPacking::automatic && scattered);
   return path;
 }
 
@@ -219,13 +220,15 @@ Measurement Measurement::as_part(const PartWork& part) const {
 }
 
 PartWork part_work(const Layout& part, const StepShape& shape) {
-  return {part.num_vertices, part.neighbors.size(), shape.depth, shape.gathers, shape.missed_gathers, shape.packed_signals};
+  return {part.num_vertices, part.neighbors.size(), shape.depth,
+          shape.gathers,     shape.missed_gathers,  shape.packed_signals};
 }
 
 std::vector<PartWork> part_works(const std::vector<Layout>& parts, bool gathers_signal, std::uint32_t multiprocessors) {
   std::vector<PartWork> works;
   for (const Layout& L : parts)
-    works.push_back(part_work(L, step_shape(L, nullptr, gather_path(gathers_scattered(L), gathers_signal, false, multiprocessors))));
+    works.push_back(part_work(
+        L, step_shape(L, nullptr, gather_path(gathers_scattered(L), gathers_signal, false, multiprocessors))));
   return works;
 }
 
@@ -253,7 +256,8 @@ StepShape step_shape(const Layout& L, const ColorClasses* classes, const GatherP
   GatherCount count;
   if (!classes) {
     for (std::uint32_t v = 0; v < L.num_hub_vertices(); ++v) s.depth = std::max(s.depth, walk_depth(L, v));
-    for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i) s.depth = std::max(s.depth, double(L.slice_width[i]));
+    for (std::uint32_t i = L.num_hub_slices; i < L.num_slices(); ++i)
+      s.depth = std::max(s.depth, double(L.slice_width[i]));
     const std::uint32_t hubs = L.num_hub_vertices();
     count_launch(L, VertexRun{0, hubs}, VertexRun{hubs, L.num_vertices - hubs}, gather, count);
     s.packed_signals = gather.packed_signals;
@@ -287,7 +291,8 @@ void record_shape(Measurement& m, const StepShape& shape) {
 
 std::optional<PartShape> grid_slab_estimate(const GridSpec& grid, std::uint32_t parts) {
   const std::uint64_t n = grid.cell_count();
-  if (parts == 0 || parts > n) throw Error("cannot split " + std::to_string(n) + " cells into " + std::to_string(parts) + " parts");
+  if (parts == 0 || parts > n)
+    throw Error("cannot split " + std::to_string(n) + " cells into " + std::to_string(parts) + " parts");
   // Block splits give part p the ids v with floor(v * parts / n) = p: sizes differ by one.
   PartShape s;
   s.cells_max = (n + parts - 1) / parts;
@@ -322,7 +327,8 @@ ModelSpec parse_model_spec(const std::string& text) {
   const std::string head = text.substr(0, at);
   if (at != std::string::npos) {
     spec.update = text.substr(at + 1);
-    if (spec.update.empty()) throw Error("model " + quoted_text(text) + ": nothing after '@' (sync, colored or alpha:A)");
+    if (spec.update.empty())
+      throw Error("model " + quoted_text(text) + ": nothing after '@' (sync, colored or alpha:A)");
   }
   std::map<std::string, std::string> params;
   std::size_t begin = 0;

@@ -34,7 +34,8 @@ T whole(const std::string& field, T low) {
   T value{};
   const char* end = field.data() + field.size();
   auto [stop, ec] = std::from_chars(field.data(), end, value);
-  if (field.empty() || ec != std::errc() || stop != end) throw FieldError{quoted_text(field) + " is not a whole number"};
+  if (field.empty() || ec != std::errc() || stop != end)
+    throw FieldError{quoted_text(field) + " is not a whole number"};
   if (value < low) throw FieldError{"must be at least " + std::to_string(low)};
   return value;
 }
@@ -77,14 +78,24 @@ struct Column {
   bool optional = false;  // CSVs written before it lack it: its value is then unknown
 };
 
-#define CG_TEXT(field, check) \
-  {#field, [](const Measurement& m) { return m.field; }, [](Measurement& m, const std::string& f) { m.field = check; }}
-#define CG_WHOLE(field, low) \
-  {#field, [](const Measurement& m) { return std::to_string(m.field); }, \
-   [](Measurement& m, const std::string& f) { m.field = whole<decltype(m.field)>(f, low); }}
-#define CG_REAL(field, positive) \
-  {#field, [](const Measurement& m) { return format_number(m.field); }, \
-   [](Measurement& m, const std::string& f) { m.field = real(f, positive); }}
+#define CG_TEXT(field, check)                                                                                         \
+  {                                                                                                                   \
+#field, [](const Measurement& m) { return m.field; },                                                             \
+                                                       [](Measurement & m, const std::string& f) { m.field = check; } \
+  }
+#define CG_WHOLE(field, low)                                                                                         \
+  {                                                                                                                  \
+#field, [](const Measurement&                                                                                    \
+                   m) { return std::to_string(m.field); }, [](Measurement & m,                                       \
+                                                              const std::string&                                     \
+                                                                  f) { m.field = whole<decltype(m.field)>(f, low); } \
+  }
+#define CG_REAL(field, positive)                                                                                    \
+  {                                                                                                                 \
+#field, [](const Measurement& m) { return format_number(m.field); }, [](Measurement & m,                        \
+                                                                            const std::string&                      \
+                                                                                f) { m.field = real(f, positive); } \
+  }
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> table = {
@@ -131,15 +142,22 @@ const std::vector<Column>& columns() {
        [](const Measurement& m) { return m.part_bytes_max > 0 ? format_number(m.part_bytes_max) : std::string(); },
        [](Measurement& m, const std::string& f) { m.part_bytes_max = f.empty() ? 0 : real(f, true); }, true},
       {"halo_path", [](const Measurement& m) { return m.halo_path; },
-       [](Measurement& m, const std::string& f) { m.halo_path = f.empty() ? f : one_of(f, {"device", "host"}); }, true},
+       [](Measurement& m, const std::string& f) {
+         m.halo_path = f.empty() ? f : one_of(f, {"device", "host"});
+       },
+       true},
       {"boundary_share",
        [](const Measurement& m) { return m.boundary_share > 0 ? format_number(m.boundary_share) : std::string(); },
        [](Measurement& m, const std::string& f) { m.boundary_share = f.empty() ? 0 : share(f); }, true},
       {"send_cells_max",
        [](const Measurement& m) { return m.send_cells_max ? std::to_string(m.send_cells_max) : std::string(); },
-       [](Measurement& m, const std::string& f) { m.send_cells_max = f.empty() ? 0 : whole<std::uint64_t>(f, 0); }, true},
+       [](Measurement& m, const std::string& f) { m.send_cells_max = f.empty() ? 0 : whole<std::uint64_t>(f, 0); },
+       true},
       {"gather_path", [](const Measurement& m) { return m.gather_path; },
-       [](Measurement& m, const std::string& f) { m.gather_path = f.empty() ? f : one_of(f, {"packed", "bytes"}); }, true},
+       [](Measurement& m, const std::string& f) {
+         m.gather_path = f.empty() ? f : one_of(f, {"packed", "bytes"});
+       },
+       true},
       {"parts", [](const Measurement& m) { return format_parts(m.parts); },
        [](Measurement& m, const std::string& f) {
          try {
@@ -206,10 +224,11 @@ std::vector<PartWork> parse_parts(const std::string& text) {
     std::istringstream fields(item);
     for (std::string x; std::getline(fields, x, ':');) f.push_back(x);
     const std::string which = "part " + std::to_string(parts.size() + 1);
-    if (f.size() != 6) throw Error(which + " " + quoted_text(item) + ": expected cells:indices:depth:gathers:missed:packed|bytes");
+    if (f.size() != 6)
+      throw Error(which + " " + quoted_text(item) + ": expected cells:indices:depth:gathers:missed:packed|bytes");
     try {
-      parts.push_back({whole<std::uint64_t>(f[0], 1), whole<std::uint64_t>(f[1], 0), real(f[2], false), real(f[3], false),
-                       real(f[4], false), one_of(f[5], {"packed", "bytes"}) == "packed"});
+      parts.push_back({whole<std::uint64_t>(f[0], 1), whole<std::uint64_t>(f[1], 0), real(f[2], false),
+                       real(f[3], false), real(f[4], false), one_of(f[5], {"packed", "bytes"}) == "packed"});
     } catch (const FieldError& e) {
       throw Error(which + " " + quoted_text(item) + ": " + e.what);
     }
@@ -255,11 +274,13 @@ std::vector<Measurement> parse_measurements(std::istream& in, const std::string&
         it->second = nullptr;
       }
       for (const auto& [column, unused] : by_name)
-        if (unused && !unused->optional) throw ParseError(name, number, "the header has no column " + quoted_text(column));
+        if (unused && !unused->optional)
+          throw ParseError(name, number, "the header has no column " + quoted_text(column));
       continue;
     }
     if (fields.size() != order.size())
-      throw ParseError(name, number, std::to_string(fields.size()) + " fields, the header has " + std::to_string(order.size()));
+      throw ParseError(name, number,
+                       std::to_string(fields.size()) + " fields, the header has " + std::to_string(order.size()));
     Measurement m;
     for (std::size_t i = 0; i < fields.size(); ++i) {
       try {
@@ -277,10 +298,13 @@ std::vector<Measurement> parse_measurements(std::istream& in, const std::string&
       std::uint64_t largest = 0;
       for (const PartWork& p : m.parts) largest = std::max(largest, p.cells);
       if (m.parts.size() != m.ranks)
-        throw ParseError(name, number, "parts lists " + std::to_string(m.parts.size()) + " parts, ranks is " + std::to_string(m.ranks));
+        throw ParseError(
+            name, number,
+            "parts lists " + std::to_string(m.parts.size()) + " parts, ranks is " + std::to_string(m.ranks));
       if (largest != m.part_cells_max)
-        throw ParseError(name, number, "the largest of parts has " + std::to_string(largest) + " cells, part_cells_max is " +
-                                           std::to_string(m.part_cells_max));
+        throw ParseError(name, number,
+                         "the largest of parts has " + std::to_string(largest) + " cells, part_cells_max is " +
+                             std::to_string(m.part_cells_max));
     }
     m.origin = name + ":" + std::to_string(number);
     rows.push_back(std::move(m));

@@ -60,9 +60,10 @@ double gathered(const Measurement& m) { return m.gathers * cells(m); }
 double missed(const Measurement& m) { return m.missed_gathers * cells(m); }
 
 double own_compute_seconds(const ComputeConstants& c, const Measurement& m, View v, const Shape& s) {
-  return c.launch * launches(m) + c.per_pack * packs(m) + c.per_depth * m.depth + c.per_wave * step_waves(m, s.wave_cells) +
-         c.per_cell * work_cells(m, s.saturation_cells) + (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) +
-         c.per_class_work * class_work(m, v, s) + c.per_gather * gathered(m) + c.per_missed_gather * missed(m);
+  return c.launch * launches(m) + c.per_pack * packs(m) + c.per_depth * m.depth +
+         c.per_wave * step_waves(m, s.wave_cells) + c.per_cell * work_cells(m, s.saturation_cells) +
+         (in_cache(m) ? c.per_work_cache : c.per_work) * work(m, v, s) + c.per_class_work * class_work(m, v, s) +
+         c.per_gather * gathered(m) + c.per_missed_gather * missed(m);
 }
 
 // A step's sweeps: a partitioned step's slowest part's, where the row records each part's work.
@@ -154,7 +155,8 @@ ComputeConstants fit_compute(const Rows& rows, View v, const FitOptions& options
   for (const Measurement* m : rows) {
     inside += in_cache(*m), k.classes = k.classes || m->launches > 1;
     k.packing = k.packing || (options.packing && m->packs_signals());
-    k.depth = k.depth && m->depth > 0, k.gathers = k.gathers && m->gathers > 0, k.misses = k.misses && m->missed_gathers > 0;
+    k.depth = k.depth && m->depth > 0, k.gathers = k.gathers && m->gathers > 0,
+    k.misses = k.misses && m->missed_gathers > 0;
   }
   const bool can_split = options.cache_regime != CacheRegime::off && inside >= 2 && rows.size() - inside >= 2;
   const ComputeConstants one = fit_compute_with(rows, v, k, s);
@@ -259,15 +261,16 @@ void fit_exchange_view(const std::vector<ExchangeRow>& parts, View v, bool branc
       }
     }
     const std::vector<double> x = a.empty() ? std::vector<double>(4, 0.0) : nonnegative_least_squares(a, b);
-    const std::vector<double> y = a_branch.empty() ? std::vector<double>(2, 0.0) : nonnegative_least_squares(a_branch, b_branch);
+    const std::vector<double> y =
+        a_branch.empty() ? std::vector<double>(2, 0.0) : nonnegative_least_squares(a_branch, b_branch);
     e.round_trip[i] = x[0], e.latency[i] = x[1], e.seconds_per_halo_cell[i] = x[2], e.seconds_per_halo_value[i] = x[3];
     e.branch_latency[i] = y[0], e.seconds_per_send_value[i] = y[1];
     e.branch_rows = a_branch.size();
     bool moved = false;
     for (std::size_t r = 0; r < parts.size(); ++r) {
       const Measurement& m = *parts[r].m;
-      const bool longer = has_branch(m) && e.branch_rows > 0 &&
-                          branch_seconds(e, m, v, parts[r].compute) > frame_seconds(e, m, v);
+      const bool longer =
+          has_branch(m) && e.branch_rows > 0 && branch_seconds(e, m, v, parts[r].compute) > frame_seconds(e, m, v);
       moved = moved || longer != on_branch[r];
       on_branch[r] = longer;
     }
@@ -333,18 +336,24 @@ double step_waves(const Measurement& m, double wave_cells) {
 
 const char* view_name(View v) {
   switch (v) {
-    case View::cycles: return "cycles";
-    case View::bytes: return "bytes";
-    case View::two_term: return "two-term";
+    case View::cycles:
+      return "cycles";
+    case View::bytes:
+      return "bytes";
+    case View::two_term:
+      return "two-term";
   }
   return "?";
 }
 
 const char* cache_regime_name(CacheRegime r) {
   switch (r) {
-    case CacheRegime::off: return "off";
-    case CacheRegime::evidence: return "evidence";
-    case CacheRegime::always: return "always";
+    case CacheRegime::off:
+      return "off";
+    case CacheRegime::evidence:
+      return "evidence";
+    case CacheRegime::always:
+      return "always";
   }
   return "?";
 }
@@ -382,7 +391,8 @@ const ErrorSummary* FittedModel::errors_of_kind(const RunKind& run) const {
 RunKind run_kind_of(const Measurement& m) { return {m.kind, m.update, m.ranks > 1}; }
 
 std::string describe_run(const RunKind& run, const std::string& unit) {
-  return run.kind + " layout, " + run.update + " update, " + (run.several_ranks ? "several " + unit + "s" : "one " + unit);
+  return run.kind + " layout, " + run.update + " update, " +
+         (run.several_ranks ? "several " + unit + "s" : "one " + unit);
 }
 
 std::string FittedModel::resolve_model(const std::string& spec, const std::string& update) const {
@@ -396,8 +406,8 @@ std::string FittedModel::resolve_model(const std::string& spec, const std::strin
     }
   if (same_name.size() == 1) return *same_name.begin();
   if (same_name.empty())
-    throw Error("the fit has no constants for model " + spec + " with update " + update + " (it has " + fitted_list(*this) +
-                ")");
+    throw Error("the fit has no constants for model " + spec + " with update " + update + " (it has " +
+                fitted_list(*this) + ")");
   std::string list;
   for (const std::string& s : same_name) list += (list.empty() ? "" : ", ") + s;
   throw Error("the fit has several parameter sets of " + name + " (" + list + "): name one with --param");
@@ -416,7 +426,7 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     if (m.ranks == 1 && !first_single) first_single = &m;
   }
   if (!first_single) throw Error("no timings on one rank: the per-cell cost and the launch overhead come from them");
-  f.machine = {first_single->device, first_single->backend, first_single->sm_count, 1,
+  f.machine = {first_single->device,    first_single->backend,     first_single->sm_count, 1,
                first_single->clock_mhz, first_single->cache_bytes, first_single->copy_gbps};
   for (const Measurement& m : rows)
     if (m.ranks == 1) f.machine.threads = std::max(f.machine.threads, m.threads);
@@ -439,7 +449,9 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     by_group[{m.model, m.update, m.kind}].push_back(&m);
     by_model[{m.model, m.update}].push_back(&m);
   }
-  auto fittable = [](const Rows& r) { return distinct_work(r, View::cycles) >= 2 && distinct_work(r, View::bytes) >= 2; };
+  auto fittable = [](const Rows& r) {
+    return distinct_work(r, View::cycles) >= 2 && distinct_work(r, View::bytes) >= 2;
+  };
   for (const auto& [key, group] : by_group) {
     const auto& [model, update, kind] = key;
     if (fittable(group)) f.groups.push_back(fit_group(group, kind, options, shape));
@@ -494,14 +506,16 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
     if (options.step_floor) fit_step_floor(parts, v, e);
     if (v == f.preferred) {  // the counts reported are the preferred view's
       branch_rows = e.branch_rows;
-      floor_rows = std::size_t(std::count_if(parts.begin(), parts.end(), [&](const ExchangeRow& r) { return on_floor(e, r, v); }));
+      floor_rows = std::size_t(
+          std::count_if(parts.begin(), parts.end(), [&](const ExchangeRow& r) { return on_floor(e, r, v); }));
     }
   }
   e.branch_rows = branch_rows, e.floor_rows = floor_rows;
   if (e.rows) f.exchange = e;
   for (const auto& [key, group] : partitioned)
     if (std::string basis; !group_for(f, *group[0], View::bytes, basis))
-      f.notes.push_back(key.first + " (" + key.second + "): partitioned rows but no one-rank fit: not in the exchange fit");
+      f.notes.push_back(key.first + " (" + key.second +
+                        "): partitioned rows but no one-rank fit: not in the exchange fit");
   return f;
 }
 
@@ -518,10 +532,8 @@ Prediction predict(const FittedModel& fit, const Measurement& row, View view) {
                 fitted_list(fit) + ")");
   p.compute = compute_seconds(g->of(view), row, view, shape_of(fit));
   if (row.ranks > 1) {
-    if (const std::optional<ExchangeFit>& e = fit.exchange)
-      p.exchange = exchange_seconds(*e, row, view, p.compute);
-    else
-      p.exchange_fitted = false;
+    if (const std::optional<ExchangeFit>& e = fit.exchange) p.exchange = exchange_seconds(*e, row, view, p.compute);
+    else p.exchange_fitted = false;
   }
   p.seconds_per_step = p.compute + p.exchange;
   return p;
@@ -576,7 +588,9 @@ Validation validate(const std::vector<Measurement>& rows, const Holdout& holdout
                     const FitOptions& options, std::optional<View> view) {
   std::vector<Measurement> kept, out;
   for (const Measurement& m : rows) (holdout.holds_out(m) ? out : kept).push_back(m);
-  if (out.empty()) throw Error("no row is held out: give --holdout-cells-above, --holdout-ranks-above, --holdout-source or --holdout-file");
+  if (out.empty())
+    throw Error(
+        "no row is held out: give --holdout-cells-above, --holdout-ranks-above, --holdout-source or --holdout-file");
   if (kept.empty()) throw Error("every row is held out: nothing is left to fit");
   Validation v;
   v.fit = fit(kept, options);
@@ -608,7 +622,8 @@ CrossValidation cross_validate(const std::vector<Measurement>& rows, double tole
   std::vector<std::string> sources;
   for (const Measurement& m : rows)
     if (std::find(sources.begin(), sources.end(), m.source) == sources.end()) sources.push_back(m.source);
-  if (sources.size() < 2) throw Error("cross-validation leaves one source out at a time: the rows hold only one source");
+  if (sources.size() < 2)
+    throw Error("cross-validation leaves one source out at a time: the rows hold only one source");
   CrossValidation cv;
   cv.pass = true;
   std::vector<double> errors;
@@ -653,8 +668,8 @@ CrossValidation cross_validate(const std::vector<Measurement>& rows, double tole
   return cv;
 }
 
-std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base, const std::vector<Split>& splits,
-                                       View view) {
+std::vector<Prediction> predict_splits(const FittedModel& fit, const Measurement& base,
+                                       const std::vector<Split>& splits, View view) {
   std::vector<Prediction> out;
   for (const Split& split : splits) {
     Measurement m = base;

@@ -55,10 +55,12 @@ void write_group(std::ostream& out, const GroupFit& g) {
 // One section's "key = value" lines, taken one by one by the builder; what is left unknown.
 class Section {
  public:
-  Section(std::string name, std::string file, std::size_t line) : name_(std::move(name)), file_(std::move(file)), line_(line) {}
+  Section(std::string name, std::string file, std::size_t line)
+      : name_(std::move(name)), file_(std::move(file)), line_(line) {}
 
   void add(const std::string& key, const std::string& value, std::size_t line) {
-    if (!values_.emplace(key, std::make_pair(value, line)).second) throw ParseError(file_, line, quoted_text(key) + " given twice");
+    if (!values_.emplace(key, std::make_pair(value, line)).second)
+      throw ParseError(file_, line, quoted_text(key) + " given twice");
   }
   bool has(const std::string& key) const { return values_.count(key) > 0; }
   std::size_t line_of(const std::string& key) const {
@@ -85,7 +87,8 @@ class Section {
   }
   std::uint32_t whole(const std::string& key) {
     const double x = number(key);
-    if (x != std::floor(x) || x > 4294967295.0) throw ParseError(file_, last_line_, quoted_text(key) + " must be a whole number");
+    if (x != std::floor(x) || x > 4294967295.0)
+      throw ParseError(file_, last_line_, quoted_text(key) + " must be a whole number");
     return std::uint32_t(x);
   }
   bool flag(const std::string& key) {
@@ -105,7 +108,8 @@ class Section {
   }
   void finish() const {
     if (!values_.empty())
-      throw ParseError(file_, values_.begin()->second.second, "unknown key " + quoted_text(values_.begin()->first) + " in [" + name_ + "]");
+      throw ParseError(file_, values_.begin()->second.second,
+                       "unknown key " + quoted_text(values_.begin()->first) + " in [" + name_ + "]");
   }
   const std::string& name() const { return name_; }
   std::size_t line() const { return line_; }
@@ -181,7 +185,6 @@ ErrorSummary read_errors(Section& s) {
   return c;
 }
 
-
 // A fit file's lines: the top-level keys, the notes, then the sections in order.
 struct FitText {
   Section top;
@@ -204,8 +207,9 @@ FitText read_text(std::istream& in, const std::string& name) {
       const std::string section = trimmed.substr(1, trimmed.size() - 2);
       if (section != "machine" && section != "group" && section != "exchange" && section != "cross_validation" &&
           section != "cross_validation_of_kind")
-        throw ParseError(name, number,
-                         "unknown section [" + section + "] (machine, group, exchange, cross_validation, cross_validation_of_kind)");
+        throw ParseError(
+            name, number,
+            "unknown section [" + section + "] (machine, group, exchange, cross_validation, cross_validation_of_kind)");
       t.sections.emplace_back(section, name, number);
       continue;
     }
@@ -229,8 +233,9 @@ void read_top(Section& top, const std::string& name, FittedModel& f) {
   const std::size_t line = top.line_of("format");
   const std::string format = top.text("format");
   if (format != std::to_string(kFormat))
-    throw ParseError(name, line, "fit file format " + format + ": this cellgraph reads format " + std::to_string(kFormat) +
-                                     "; refit the timings with `cellgraph perfmodel fit TIMINGS.csv... --out FIT`");
+    throw ParseError(name, line,
+                     "fit file format " + format + ": this cellgraph reads format " + std::to_string(kFormat) +
+                         "; refit the timings with `cellgraph perfmodel fit TIMINGS.csv... --out FIT`");
   const std::string view = top.text("preferred_view");
   try {
     f.preferred = parse_view(view);
@@ -296,13 +301,14 @@ void write_fit(std::ostream& out, const FittedModel& f) {
   for (const std::string& n : f.notes) out << "note = " << n << "\n";
   const Machine& m = f.machine;
   out << "\n[machine]\ndevice = " << m.device << "\nbackend = " << m.backend << "\nsm_count = " << m.sm_count
-      << "\nthreads = " << m.threads << "\nclock_mhz = " << exact(m.clock_mhz) << "\ncache_bytes = " << exact(m.cache_bytes)
-      << "\ncopy_gbps = " << exact(m.copy_gbps) << "\n";
+      << "\nthreads = " << m.threads << "\nclock_mhz = " << exact(m.clock_mhz)
+      << "\ncache_bytes = " << exact(m.cache_bytes) << "\ncopy_gbps = " << exact(m.copy_gbps) << "\n";
   for (const GroupFit& g : f.groups) write_group(out, g);
   for (const GroupFit& g : f.shared) write_group(out, g);
   if (const std::optional<ExchangeFit>& e = f.exchange) {
-    out << "\n[exchange]\nrows = " << e->rows << "\nbranch_rows = " << e->branch_rows << "\nfloor_rows = " << e->floor_rows
-        << "\nhalo_path = " << (e->halo_path.empty() ? "any" : e->halo_path) << "\n";
+    out << "\n[exchange]\nrows = " << e->rows << "\nbranch_rows = " << e->branch_rows
+        << "\nfloor_rows = " << e->floor_rows << "\nhalo_path = " << (e->halo_path.empty() ? "any" : e->halo_path)
+        << "\n";
     for (View v : kViews)
       out << view_name(v) << ".round_trip = " << exact(e->round_trip[int(v)]) << "\n"
           << view_name(v) << ".latency = " << exact(e->latency[int(v)]) << "\n"

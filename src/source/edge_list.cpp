@@ -72,8 +72,7 @@ RawEdges read_raw_edges(LineReader& reader) {
 }  // namespace
 
 Graph read_edge_list(std::istream& in, const std::string& name, int base) {
-  if (base < -1 || base > 1)
-    throw Error("edge list base must be 0, 1 or -1 (detect), not " + std::to_string(base));
+  if (base < -1 || base > 1) throw Error("edge list base must be 0, 1 or -1 (detect), not " + std::to_string(base));
   LineReader reader(in, name);
   return detail::naming_file_when_out_of_memory(reader, [&] {
     RawEdges raw = read_raw_edges(reader);

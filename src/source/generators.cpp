@@ -32,7 +32,10 @@ Graph random_geometric_graph(std::uint32_t n, double mean_degree, std::uint64_t 
   const double radius = std::sqrt(mean_degree / (M_PI * n));
   // Bins of at least the radius, and no more bins than points.
   const std::uint64_t bins = std::max<std::uint64_t>(1, std::min<double>(1.0 / radius, std::sqrt(double(n))));
-  struct Point { double x, y; std::uint64_t bin; };
+  struct Point {
+    double x, y;
+    std::uint64_t bin;
+  };
   std::vector<Point> p(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     Philox4x32 r = draw(seed, i);
@@ -176,9 +179,12 @@ GeneratorSpec parse_generator(const std::string& spec) {
 Graph generate_graph(const std::string& spec, std::uint64_t seed) {
   const GeneratorSpec g = parse_generator(spec);
   switch (g.kind) {
-    case Generator::rgg: return random_geometric_graph(std::uint32_t(g.size), g.degree, seed);
-    case Generator::er: return erdos_renyi_graph(std::uint32_t(g.size), g.degree, seed);
-    case Generator::rmat: break;
+    case Generator::rgg:
+      return random_geometric_graph(std::uint32_t(g.size), g.degree, seed);
+    case Generator::er:
+      return erdos_renyi_graph(std::uint32_t(g.size), g.degree, seed);
+    case Generator::rmat:
+      break;
   }
   return rmat_graph(int(g.size), int(g.degree), seed);
 }

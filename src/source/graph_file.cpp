@@ -19,8 +19,8 @@ bool starts_with_matrix_market_banner(std::istream& in) {
   char head[kBanner.size()];
   in >> std::ws;
   in.read(head, static_cast<std::streamsize>(kBanner.size()));
-  const bool banner = in.gcount() == static_cast<std::streamsize>(kBanner.size()) &&
-                      std::string_view(head, kBanner.size()) == kBanner;
+  const bool banner =
+      in.gcount() == static_cast<std::streamsize>(kBanner.size()) && std::string_view(head, kBanner.size()) == kBanner;
   in.clear();
   in.seekg(0);
   return banner;
@@ -41,8 +41,7 @@ GraphFormat detect_format(std::istream& in, const std::string& path) {
 
 Graph read_graph_file(const std::string& path, const GraphReadOptions& options) {
   std::ifstream in = detail::open_input(path);
-  const GraphFormat format =
-      options.format == GraphFormat::automatic ? detect_format(in, path) : options.format;
+  const GraphFormat format = options.format == GraphFormat::automatic ? detect_format(in, path) : options.format;
   switch (format) {
     case GraphFormat::metis:
       return read_metis_graph(in, path);
@@ -66,8 +65,7 @@ std::vector<std::uint32_t> read_state_file(const std::string& path, std::uint32_
       if (states.size() == num_vertices)
         reader.fail("more states than vertices (" + std::to_string(num_vertices) + ")");
       if (reader.size() != 1) reader.fail("expected one state per line, " + reader.fields_found());
-      const std::uint64_t state =
-          reader.parse_unsigned(reader[0], "state", std::numeric_limits<std::uint32_t>::max());
+      const std::uint64_t state = reader.parse_unsigned(reader[0], "state", std::numeric_limits<std::uint32_t>::max());
       if (num_states && state >= num_states)
         reader.fail("state " + std::to_string(state) + " is out of range: the model's states are 0.." +
                     std::to_string(num_states - 1));

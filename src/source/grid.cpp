@@ -41,8 +41,10 @@ std::vector<Offset> box_stencil(int dims, int range, Accept accept) {
 std::int64_t wrap(std::int64_t c, std::int64_t n, BoundaryKind kind) {
   if (c >= 0 && c < n) return c;
   switch (kind) {
-    case BoundaryKind::periodic: return ((c % n) + n) % n;
-    case BoundaryKind::fixed: return -1;
+    case BoundaryKind::periodic:
+      return ((c % n) + n) % n;
+    case BoundaryKind::fixed:
+      return -1;
     case BoundaryKind::reflective: {
       // Mirror about the edge with the edge cell repeated; period 2n covers any distance.
       std::int64_t m = ((c % (2 * n)) + 2 * n) % (2 * n);
@@ -59,9 +61,8 @@ std::vector<Offset> moore_stencil(int dims, int range) {
 }
 
 std::vector<Offset> von_neumann_stencil(int dims, int range) {
-  return box_stencil(dims, range, [range](int dx, int dy, int dz) {
-    return std::abs(dx) + std::abs(dy) + std::abs(dz) <= range;
-  });
+  return box_stencil(dims, range,
+                     [range](int dx, int dy, int dz) { return std::abs(dx) + std::abs(dy) + std::abs(dz) <= range; });
 }
 
 std::vector<Offset> hexagonal_stencil() {
@@ -94,8 +95,7 @@ std::vector<Offset> parse_stencil(const std::string& text, int dims) {
     return hexagonal_stencil();
   }
   if (kind == "cloud") {
-    if (dims != 3 || !arg.empty())
-      throw Error("neighborhood 'cloud' needs a 3D grid (WxHxD, z up) and no range");
+    if (dims != 3 || !arg.empty()) throw Error("neighborhood 'cloud' needs a 3D grid (WxHxD, z up) and no range");
     return cloud_stencil();
   }
   if (kind == "custom") {
@@ -107,8 +107,8 @@ std::vector<Offset> parse_stencil(const std::string& text, int dims) {
       for (std::size_t i = 0; ok && i < coords.size(); ++i)
         ok = parse_int(coords[i], c[i]) && std::abs(c[i]) <= 1 << 20;
       if (!ok || int(coords.size()) > std::max(dims, 1) || (c[0] == 0 && c[1] == 0 && c[2] == 0))
-        throw Error("neighborhood " + quoted_text(text) + ": bad offset " + quoted_text(item) +
-                    " (want " + std::to_string(dims) + " integers, not all zero, like 1,0;-1,0)");
+        throw Error("neighborhood " + quoted_text(text) + ": bad offset " + quoted_text(item) + " (want " +
+                    std::to_string(dims) + " integers, not all zero, like 1,0;-1,0)");
       s.push_back({int(c[0]), int(c[1]), int(c[2])});
     }
     return s;
@@ -120,8 +120,7 @@ std::array<std::int64_t, 3> parse_grid_size(const std::string& text, int* dims) 
   auto parts = split(text, 'x');
   std::array<std::int64_t, 3> size{1, 1, 1};
   bool ok = parts.size() >= 1 && parts.size() <= 3;
-  for (std::size_t i = 0; ok && i < parts.size(); ++i)
-    ok = parse_int(parts[i], size[i]) && size[i] >= 1;
+  for (std::size_t i = 0; ok && i < parts.size(); ++i) ok = parse_int(parts[i], size[i]) && size[i] >= 1;
   if (!ok) throw Error("bad grid size " + quoted_text(text) + " (want positive integers like 512x512 or 64x64x64)");
   if (dims) *dims = static_cast<int>(parts.size());
   return size;
@@ -142,12 +141,11 @@ Boundary parse_boundary(const std::string& text) {
 void check_grid(const GridSpec& spec) {
   if (spec.dims < 1 || spec.dims > 3) throw Error("grids have 1, 2 or 3 dimensions");
   for (int a = 0; a < 3; ++a)
-    if (spec.size[a] < 1 || (a >= spec.dims && spec.size[a] != 1))
-      throw Error("grid sizes must be positive");
+    if (spec.size[a] < 1 || (a >= spec.dims && spec.size[a] != 1)) throw Error("grid sizes must be positive");
   const std::uint64_t cells = spec.cell_count();
-  if (spec.size[0] > (1 << 30) || spec.size[1] > (1 << 30) || spec.size[2] > (1 << 30) ||
-      cells > kMaxVertices)
-    throw Error("grid of " + std::to_string(cells) + " cells is too large (at most " + std::to_string(kMaxVertices) + ")");
+  if (spec.size[0] > (1 << 30) || spec.size[1] > (1 << 30) || spec.size[2] > (1 << 30) || cells > kMaxVertices)
+    throw Error("grid of " + std::to_string(cells) + " cells is too large (at most " + std::to_string(kMaxVertices) +
+                ")");
   if (spec.stencil.empty()) throw Error("the neighborhood is empty");
   for (const Offset& o : spec.stencil) {
     const int d[3] = {o.dx, o.dy, o.dz};
@@ -178,10 +176,8 @@ Graph build_grid_graph(const GridSpec& spec) {
     for (std::int64_t y = 0; y < Y; ++y)
       for (std::int64_t x = 0; x < X; ++x)
         for (const Offset& o : spec.stencil) {
-          std::int64_t nx = wrap(x + o.dx, X, kind), ny = wrap(y + o.dy, Y, kind),
-                       nz = wrap(z + o.dz, Z, kind);
-          *out++ = (nx < 0 || ny < 0 || nz < 0) ? kBoundaryVertex
-                                                : static_cast<VertexId>(spec.cell_id(nx, ny, nz));
+          std::int64_t nx = wrap(x + o.dx, X, kind), ny = wrap(y + o.dy, Y, kind), nz = wrap(z + o.dz, Z, kind);
+          *out++ = (nx < 0 || ny < 0 || nz < 0) ? kBoundaryVertex : static_cast<VertexId>(spec.cell_id(nx, ny, nz));
         }
   return g;
 }

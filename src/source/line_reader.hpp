@@ -4,13 +4,13 @@
 #pragma once
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <istream>
 #include <limits>
 #include <new>
@@ -73,9 +73,8 @@ class LineReader {
       ++line_number_;
       consumed_ += line_.size() + (in_.eof() ? 0 : 1);
       split();
-      const bool skipped = tokens_.empty()
-                               ? blank == BlankLines::skip
-                               : comment_marks.find(tokens_[0][0]) != std::string_view::npos;
+      const bool skipped =
+          tokens_.empty() ? blank == BlankLines::skip : comment_marks.find(tokens_[0][0]) != std::string_view::npos;
       if (!skipped) return true;
     }
     if (in_.bad()) fail_at(line_number_ + 1, "read error");
@@ -124,37 +123,28 @@ class LineReader {
   std::string_view operator[](std::size_t i) const { return tokens_[i]; }
 
   // "found 1 field", "found 3 fields": the current line's field count, for messages.
-  std::string fields_found() const {
-    return "found " + std::to_string(size()) + (size() == 1 ? " field" : " fields");
-  }
+  std::string fields_found() const { return "found " + std::to_string(size()) + (size() == 1 ? " field" : " fields"); }
 
   [[noreturn]] void fail(const std::string& what) const { fail_at(line_number_, what); }
-  [[noreturn]] void fail_at(std::size_t line, const std::string& what) const {
-    throw ParseError(name_, line, what);
-  }
+  [[noreturn]] void fail_at(std::size_t line, const std::string& what) const { throw ParseError(name_, line, what); }
 
   // A decimal integer in 0..max; `what` names the field in the message.
-  std::uint64_t parse_unsigned(std::string_view token, std::string_view what,
-                               std::uint64_t max) const {
+  std::uint64_t parse_unsigned(std::string_view token, std::string_view what, std::uint64_t max) const {
     std::uint64_t value = 0;
     auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     const bool overflow = ec == std::errc::result_out_of_range;
     if ((ec != std::errc{} && !overflow) || end != token.data() + token.size())
       fail(std::string(what) + " " + quoted_text(token) + " is not a non-negative integer");
     if (overflow || value > max)
-      fail(std::string(what) + " " + printable_text(token) + " is too large (at most " +
-           std::to_string(max) + ")");
+      fail(std::string(what) + " " + printable_text(token) + " is too large (at most " + std::to_string(max) + ")");
     return value;
   }
 
   // A 1-based index in 1..count, returned 0-based.
-  std::uint64_t parse_index(std::string_view token, std::string_view what,
-                            std::uint64_t count) const {
-    const std::uint64_t index =
-        parse_unsigned(token, what, std::numeric_limits<std::uint64_t>::max());
+  std::uint64_t parse_index(std::string_view token, std::string_view what, std::uint64_t count) const {
+    const std::uint64_t index = parse_unsigned(token, what, std::numeric_limits<std::uint64_t>::max());
     if (index == 0 || index > count)
-      fail(std::string(what) + " " + printable_text(token) + " is out of range 1.." +
-           std::to_string(count));
+      fail(std::string(what) + " " + printable_text(token) + " is out of range 1.." + std::to_string(count));
     return index - 1;
   }
 
@@ -190,9 +180,7 @@ class LineReader {
       if (i > start) tokens_.emplace_back(line_.data() + start, i - start);
     }
   }
-  static bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-  }
+  static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
   std::istream& in_;
   std::string name_;
@@ -217,7 +205,8 @@ auto naming_file_when_out_of_memory(const std::string& file, CurrentLine current
 // The same for a reader built on a LineReader.
 template <class Read>
 auto naming_file_when_out_of_memory(const LineReader& reader, Read read) -> decltype(read()) {
-  return naming_file_when_out_of_memory(reader.name(), [&] { return reader.line_number(); }, read);
+  return naming_file_when_out_of_memory(
+      reader.name(), [&] { return reader.line_number(); }, read);
 }
 
 // Whitespace tokens across line breaks, for formats whose values wrap freely (legacy VTK).

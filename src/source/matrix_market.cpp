@@ -61,18 +61,15 @@ Symmetry parse_symmetry(const LineReader& banner, const std::string& word) {
 }
 
 Banner read_banner(LineReader& reader) {
-  if (!reader.next(""))
-    reader.fail_at(0, "empty file; expected the banner " + std::string(kBannerShape));
+  if (!reader.next("")) reader.fail_at(0, "empty file; expected the banner " + std::string(kBannerShape));
   if (reader[0] != "%%MatrixMarket") reader.fail("missing the banner " + std::string(kBannerShape));
   if (reader.size() != 5) reader.fail("the banner must read " + std::string(kBannerShape));
-  const std::string object = lowercase(reader[1]), format = lowercase(reader[2]),
-                    field = lowercase(reader[3]), symmetry = lowercase(reader[4]);
+  const std::string object = lowercase(reader[1]), format = lowercase(reader[2]), field = lowercase(reader[3]),
+                    symmetry = lowercase(reader[4]);
 
   if (object != "matrix") reader.fail("unsupported object " + quoted_text(object) + " (expected 'matrix')");
-  if (format == "array")
-    reader.fail("dense 'array' matrices are not supported; a graph needs 'coordinate'");
-  if (format != "coordinate")
-    reader.fail("unknown format " + quoted_text(format) + " (expected 'coordinate')");
+  if (format == "array") reader.fail("dense 'array' matrices are not supported; a graph needs 'coordinate'");
+  if (format != "coordinate") reader.fail("unknown format " + quoted_text(format) + " (expected 'coordinate')");
 
   return {parse_field(reader, field), parse_symmetry(reader, symmetry)};
 }
@@ -95,14 +92,12 @@ void check_size_is_possible(const LineReader& reader, const Banner& banner, cons
 
 Size read_size(LineReader& reader, const Banner& banner) {
   if (!reader.next(kComment)) reader.fail_at(0, "missing the size line 'rows cols entries'");
-  if (reader.size() != 3)
-    reader.fail("the size line must be 'rows cols entries', " + reader.fields_found());
+  if (reader.size() != 3) reader.fail("the size line must be 'rows cols entries', " + reader.fields_found());
   Size size;
   size.line = reader.line_number();
   size.rows = reader.parse_unsigned(reader[0], "row count", detail::kMaxVertices);
   size.cols = reader.parse_unsigned(reader[1], "column count", detail::kMaxVertices);
-  size.entries =
-      reader.parse_unsigned(reader[2], "entry count", std::numeric_limits<std::uint64_t>::max());
+  size.entries = reader.parse_unsigned(reader[2], "entry count", std::numeric_limits<std::uint64_t>::max());
   if (banner.symmetry != Symmetry::general && size.rows != size.cols)
     reader.fail("a symmetric matrix must be square, found " + std::to_string(size.rows) + " x " +
                 std::to_string(size.cols));
@@ -140,8 +135,7 @@ Entries read_entries(LineReader& reader, const Banner& banner, const Size& size)
     if (entries.edges.size() == size.entries)
       reader.fail("more entries than the " + std::to_string(size.entries) + " the size line gives");
     if (reader.size() != (has_value ? 3u : 2u))
-      reader.fail(std::string("an entry must be ") +
-                  (has_value ? "'row column value'" : "'row column'") + ", " +
+      reader.fail(std::string("an entry must be ") + (has_value ? "'row column value'" : "'row column'") + ", " +
                   reader.fields_found());
     const auto row = static_cast<VertexId>(reader.parse_index(reader[0], "row", size.rows));
     const auto col = static_cast<VertexId>(reader.parse_index(reader[1], "column", size.cols));
@@ -151,8 +145,7 @@ Entries read_entries(LineReader& reader, const Banner& banner, const Size& size)
     entries.lines.push_back(reader.line_number());
   }
   if (entries.edges.size() != size.entries)
-    reader.fail_at(size.line, "the size line gives " + std::to_string(size.entries) +
-                                  " entries, but the file has " +
+    reader.fail_at(size.line, "the size line gives " + std::to_string(size.entries) + " entries, but the file has " +
                                   std::to_string(entries.edges.size()));
   return entries;
 }
@@ -170,15 +163,13 @@ void reject_duplicates(const LineReader& reader, const Entries& entries, Symmetr
   std::sort(keyed.begin(), keyed.end());
   std::size_t repeat = keyed.size();  // into keyed: the repeat that comes first in the file
   for (std::size_t i = 1; i < keyed.size(); ++i)
-    if (keyed[i].first == keyed[i - 1].first &&
-        (repeat == keyed.size() || keyed[i].second < keyed[repeat].second))
+    if (keyed[i].first == keyed[i - 1].first && (repeat == keyed.size() || keyed[i].second < keyed[repeat].second))
       repeat = i;
   if (repeat == keyed.size()) return;
   const std::size_t entry = keyed[repeat].second, original = keyed[repeat - 1].second;
   const auto [row, col] = entries.edges[entry];
-  reader.fail_at(entries.lines[entry], "duplicate entry (" + std::to_string(row + 1) + ", " +
-                                           std::to_string(col + 1) + "), first given on line " +
-                                           std::to_string(entries.lines[original]));
+  reader.fail_at(entries.lines[entry], "duplicate entry (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) +
+                                           "), first given on line " + std::to_string(entries.lines[original]));
 }
 
 }  // namespace
@@ -192,8 +183,8 @@ Graph read_matrix_market(std::istream& in, const std::string& name) {
     reject_duplicates(reader, entries, banner.symmetry);
     // Checked last: a malformed entry is the more useful message for a file that is both.
     if (size.rows != size.cols)
-      reader.fail_at(size.line, "the matrix is " + std::to_string(size.rows) + " x " +
-                                    std::to_string(size.cols) + "; a graph needs a square matrix");
+      reader.fail_at(size.line, "the matrix is " + std::to_string(size.rows) + " x " + std::to_string(size.cols) +
+                                    "; a graph needs a square matrix");
     // graph_from_edges drops the diagonal and merges i-j with j-i, keeping the first value.
     return graph_from_edges(static_cast<VertexId>(size.rows), entries.edges, entries.values);
   });

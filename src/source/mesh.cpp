@@ -53,8 +53,8 @@ const VtkCellType* find_vtk_cell_type(int type) {
 }
 
 std::uint64_t estimated_mesh_bytes(std::uint64_t nodes, std::uint64_t elements, std::uint64_t node_refs) {
-  const std::uint64_t mesh = 3 * sizeof(double) * nodes + (2 + sizeof(std::uint64_t)) * elements +
-                             sizeof(std::uint32_t) * node_refs;
+  const std::uint64_t mesh =
+      3 * sizeof(double) * nodes + (2 + sizeof(std::uint64_t)) * elements + sizeof(std::uint32_t) * node_refs;
   const std::uint64_t metis_input = sizeof(idx_t) * (elements + node_refs + nodes);
   // A dual graph has about a neighbor per node reference, a nodal one a few: four, generously.
   return mesh + metis_input + estimated_run_bytes(std::max(nodes, elements), 4 * node_refs);
@@ -67,7 +67,6 @@ namespace {
 static_assert(IDXTYPEWIDTH == 32 || IDXTYPEWIDTH == 64, "unexpected METIS idx_t width");
 
 enum class MeshFormat { gmsh, metis, legacy_vtk, vtu };
-
 
 // Gmsh, legacy VTK and VTU files say what they are in their first bytes; METIS meshes do not,
 // so they are what is left. A known extension picks its reader even without the magic, so
@@ -96,8 +95,8 @@ using MetisArray = std::unique_ptr<idx_t[], MetisFree>;
 
 idx_t to_idx(std::uint64_t value, const char* what) {
   if (value > static_cast<std::uint64_t>(std::numeric_limits<idx_t>::max()))
-    throw Error(std::string("mesh too large for METIS: ") + what + " " + std::to_string(value) +
-                " exceeds its " + std::to_string(IDXTYPEWIDTH) + "-bit indices");
+    throw Error(std::string("mesh too large for METIS: ") + what + " " + std::to_string(value) + " exceeds its " +
+                std::to_string(IDXTYPEWIDTH) + "-bit indices");
   return static_cast<idx_t>(value);
 }
 
@@ -170,9 +169,8 @@ MeshGraph mesh_to_graph(const Mesh& mesh, const MeshGraphOptions& options) {
     for (std::uint8_t d : mesh.element_dim) dim = std::max(dim, int{d});
   MetisMesh selected = select_elements(mesh, dim);
   if (selected.elements.empty())
-    throw Error(options.element_dim < 0
-                    ? std::string("the mesh has no elements")
-                    : "the mesh has no elements of dimension " + std::to_string(dim));
+    throw Error(options.element_dim < 0 ? std::string("the mesh has no elements")
+                                        : "the mesh has no elements of dimension " + std::to_string(dim));
 
   idx_t ne = to_idx(selected.elements.size(), "element count");
   idx_t nn = to_idx(mesh.num_nodes(), "node count");
@@ -183,11 +181,9 @@ MeshGraph mesh_to_graph(const Mesh& mesh, const MeshGraphOptions& options) {
   MeshGraph result;
   if (options.kind == MeshGraphKind::dual) {
     idx_t ncommon = options.ncommon > 0 ? options.ncommon : selected.face_nodes;
-    status = METIS_MeshToDual(&ne, &nn, selected.eptr.data(), selected.eind.data(), &ncommon,
-                              &numflag, &xadj, &adjncy);
+    status = METIS_MeshToDual(&ne, &nn, selected.eptr.data(), selected.eind.data(), &ncommon, &numflag, &xadj, &adjncy);
   } else {
-    status = METIS_MeshToNodal(&ne, &nn, selected.eptr.data(), selected.eind.data(), &numflag,
-                               &xadj, &adjncy);
+    status = METIS_MeshToNodal(&ne, &nn, selected.eptr.data(), selected.eind.data(), &numflag, &xadj, &adjncy);
   }
   const MetisArray owned_xadj(xadj), owned_adjncy(adjncy);
   if (status != METIS_OK)

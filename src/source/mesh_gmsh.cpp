@@ -31,10 +31,8 @@ struct Section {
   const char* header;       // 4.1
   const char* block_field;  // 4.1: the third field of a block header
 };
-constexpr Section kNodes{"$Nodes", "nodes", "numEntityBlocks numNodes minNodeTag maxNodeTag",
-                         "parametric"};
-constexpr Section kElements{"$Elements", "elements",
-                            "numEntityBlocks numElements minElementTag maxElementTag",
+constexpr Section kNodes{"$Nodes", "nodes", "numEntityBlocks numNodes minNodeTag maxNodeTag", "parametric"};
+constexpr Section kElements{"$Elements", "elements", "numEntityBlocks numElements minElementTag maxElementTag",
                             "elementType"};
 
 // Gmsh element type -> the VTK cell type with the same nodes. Of these, only the 10-node
@@ -64,16 +62,15 @@ class NodeIndex {
     dense_ = *max - *min < 4 * tags.size() + 1024;
     if (dense_) table_.assign(*max - *min + 1, kMissing);
     for (std::uint32_t i = 0; i < tags.size(); ++i) {
-      const bool inserted = dense_ ? std::exchange(table_[tags[i] - first_], i) == kMissing
-                                   : map_.emplace(tags[i], i).second;
+      const bool inserted =
+          dense_ ? std::exchange(table_[tags[i] - first_], i) == kMissing : map_.emplace(tags[i], i).second;
       if (!inserted) return tags[i];
     }
     return 0;
   }
 
   std::uint32_t find(std::uint64_t tag) const {
-    if (dense_)
-      return tag >= first_ && tag - first_ < table_.size() ? table_[tag - first_] : kMissing;
+    if (dense_) return tag >= first_ && tag - first_ < table_.size() ? table_[tag - first_] : kMissing;
     const auto it = map_.find(tag);
     return it == map_.end() ? kMissing : it->second;
   }
@@ -141,8 +138,7 @@ class GmshReader {
       const auto one = binary_value<std::int32_t>("the byte-order mark");
       if (one != 1) {
         const bool swapped = one == 0x01000000;
-        fail_binary(swapped ? "the file's byte order is not this machine's"
-                            : "the byte-order mark is not 1");
+        fail_binary(swapped ? "the file's byte order is not this machine's" : "the byte-order mark is not 1");
       }
     }
     expect_end("$MeshFormat");
@@ -200,14 +196,12 @@ class GmshReader {
     } else {
       for (std::uint64_t i = 0; i < count; ++i) {
         body_line(kElements, i, count);
-        if (reader_.size() < 3)
-          reader_.fail("expected 'tag type ntags tag... node...', " + reader_.fields_found());
+        if (reader_.size() < 3) reader_.fail("expected 'tag type ntags tag... node...', " + reader_.fields_found());
         const VtkCellType& type = element_type(reader_.parse_signed(reader_[1], "element type"));
         const auto tags = reader_.parse_unsigned(reader_[2], "tag count", reader_.size() - 3);
         if (reader_.size() != 3 + tags + type.nodes)
-          reader_.fail(std::string("a ") + type.name + " with " + std::to_string(tags) +
-                       " tags needs " + std::to_string(3 + tags + type.nodes) + " fields, " +
-                       reader_.fields_found());
+          reader_.fail(std::string("a ") + type.name + " with " + std::to_string(tags) + " tags needs " +
+                       std::to_string(3 + tags + type.nodes) + " fields, " + reader_.fields_found());
         add_element_nodes(3 + tags, type);
       }
     }
@@ -269,8 +263,7 @@ class GmshReader {
         for (std::uint64_t i = 0; i < block.count; ++i) {
           body_line(kNodes, done + i, count);
           if (reader_.size() != fields)
-            reader_.fail("expected " + std::to_string(fields) + " coordinates, " +
-                         reader_.fields_found());
+            reader_.fail("expected " + std::to_string(fields) + " coordinates, " + reader_.fields_found());
           add_node(tags[i], coordinates(0));
         }
       }
@@ -295,16 +288,15 @@ class GmshReader {
         const std::uint64_t start = binary_values(records, block.count * stride, kElements.name);
         for (std::uint64_t e = 0; e < block.count; ++e) {
           binary_item_ = start + e * stride * sizeof(std::uint64_t);
-          for (std::size_t k = 1; k <= type.nodes; ++k)
-            add_element_node(node_tag(records[e * stride + k]));
+          for (std::size_t k = 1; k <= type.nodes; ++k) add_element_node(node_tag(records[e * stride + k]));
           finish_element(type);
         }
       } else {
         for (std::uint64_t e = 0; e < block.count; ++e) {
           body_line(kElements, done + e, count);
           if (reader_.size() != 1 + std::size_t{type.nodes})
-            reader_.fail(std::string("a ") + type.name + " needs its tag and " +
-                         std::to_string(type.nodes) + " nodes, " + reader_.fields_found());
+            reader_.fail(std::string("a ") + type.name + " needs its tag and " + std::to_string(type.nodes) +
+                         " nodes, " + reader_.fields_found());
           add_element_nodes(1, type);
         }
       }
@@ -330,8 +322,7 @@ class GmshReader {
     if (!reader_.next(kNoComments) || reader_.size() != 4)
       reader_.fail(std::string("expected '") + section.header + "' after " + section.name);
     const auto blocks = reader_.parse_unsigned(reader_[0], "block count", kMaxTag);
-    const auto count =
-        reader_.parse_unsigned(reader_[1], std::string(section.items) + " count", kMaxVertices);
+    const auto count = reader_.parse_unsigned(reader_[1], std::string(section.items) + " count", kMaxVertices);
     reader_.parse_unsigned(reader_[2], "smallest tag", kMaxTag);
     reader_.parse_unsigned(reader_[3], "largest tag", kMaxTag);
     check_count(section, count, shortest);
@@ -347,14 +338,13 @@ class GmshReader {
       char raw[3 * sizeof(std::int32_t) + sizeof(std::uint64_t)];
       binary_values_raw(raw, sizeof raw, section.name);
       const auto dim = read_as<std::int32_t>(raw), third = read_as<std::int32_t>(raw + 8);
-      if (dim < 0 || dim > 3 || third < 0)
-        fail_binary(std::string("bad block header in ") + section.name);
+      if (dim < 0 || dim > 3 || third < 0) fail_binary(std::string("bad block header in ") + section.name);
       block = {std::uint64_t(dim), std::uint64_t(third), read_as<std::uint64_t>(raw + 12)};
     } else {
       body_line(section, done, total);
       if (reader_.size() != 4)
-        reader_.fail(std::string("expected a block header 'entityDim entityTag ") +
-                     section.block_field + " count', " + reader_.fields_found());
+        reader_.fail(std::string("expected a block header 'entityDim entityTag ") + section.block_field + " count', " +
+                     reader_.fields_found());
       block.dim = reader_.parse_unsigned(reader_[0], "entity dimension", 3);
       reader_.parse_signed(reader_[1], "entity tag");
       block.third = reader_.parse_unsigned(reader_[2], section.block_field, kMaxTag);
@@ -380,9 +370,7 @@ class GmshReader {
     if (tag == 0) fail_here("node tags must be positive");
     return tag;
   }
-  std::uint64_t node_tag(std::int32_t tag) const {
-    return node_tag(tag < 0 ? std::uint64_t{0} : std::uint64_t(tag));
-  }
+  std::uint64_t node_tag(std::int32_t tag) const { return node_tag(tag < 0 ? std::uint64_t{0} : std::uint64_t(tag)); }
 
   // The coordinates in the current line's fields first..first+2.
   std::array<double, 3> coordinates(std::size_t first) const {
@@ -411,9 +399,7 @@ class GmshReader {
 
   const VtkCellType& element_type(std::int64_t gmsh_type) const {
     const VtkCellType* type = vtk_type_of_gmsh(gmsh_type);
-    if (!type)
-      fail_here("element type " + std::to_string(gmsh_type) +
-                " is not supported (1-11, 15 and 16 are)");
+    if (!type) fail_here("element type " + std::to_string(gmsh_type) + " is not supported (1-11, 15 and 16 are)");
     return *type;
   }
 
@@ -427,14 +413,13 @@ class GmshReader {
   void add_element_node(std::uint64_t tag) {
     const std::uint32_t node = node_index_.find(tag);
     if (node == NodeIndex::kMissing)
-      fail_here("element " + std::to_string(mesh_.num_elements() + 1) + " refers to node " +
-                std::to_string(tag) + ", which $Nodes lacks");
+      fail_here("element " + std::to_string(mesh_.num_elements() + 1) + " refers to node " + std::to_string(tag) +
+                ", which $Nodes lacks");
     mesh_.element_nodes.push_back(node);
   }
 
   void finish_element(const VtkCellType& type) {
-    if (type.type == kVtkQuadraticTetra)
-      std::swap(mesh_.element_nodes.end()[-1], mesh_.element_nodes.end()[-2]);
+    if (type.type == kVtkQuadraticTetra) std::swap(mesh_.element_nodes.end()[-1], mesh_.element_nodes.end()[-2]);
     mesh_.element_type.push_back(type.type);
     mesh_.element_dim.push_back(type.dim);
     mesh_.element_offsets.push_back(mesh_.element_nodes.size());
@@ -448,18 +433,15 @@ class GmshReader {
     if (!reader_.next(kNoComments) || reader_[0].starts_with("$")) fail_count(section, done, total);
   }
 
-  [[noreturn]] void fail_count(const Section& section, std::uint64_t found,
-                               std::uint64_t total) const {
+  [[noreturn]] void fail_count(const Section& section, std::uint64_t found, std::uint64_t total) const {
     fail_here(std::string(section.name) + " holds " + std::to_string(found) + " " + section.items +
               ", but its header gives " + std::to_string(total));
   }
 
   void expect_end(const std::string& section) {
     const std::string end = "$End" + section.substr(1);
-    if (!reader_.next(kNoComments))
-      reader_.fail_at(reader_.line_number(), "the file ends before " + end);
-    if (reader_[0] != end)
-      reader_.fail("expected " + end + ", found " + quoted_text(reader_[0]));
+    if (!reader_.next(kNoComments)) reader_.fail_at(reader_.line_number(), "the file ends before " + end);
+    if (reader_[0] != end) reader_.fail("expected " + end + ", found " + quoted_text(reader_[0]));
   }
 
   void skip_section(const std::string& section) {
@@ -537,7 +519,8 @@ class GmshReader {
 
 Mesh read_gmsh_mesh(std::istream& in, const std::string& name) {
   GmshReader reader(in, name);
-  return naming_file_when_out_of_memory(name, [&] { return reader.line_number(); }, [&] { return reader.read(); });
+  return naming_file_when_out_of_memory(
+      name, [&] { return reader.line_number(); }, [&] { return reader.read(); });
 }
 
 }  // namespace cellgraph::detail

@@ -56,9 +56,7 @@ Mesh read_mesh(LineReader& reader) {
   const auto ne = reader.parse_unsigned(reader[0], "element count", kMaxVertices);
   if (ne == 0) reader.fail("the element count must be positive");
   reader.check_count_fits(ne, 2, "the header gives " + std::to_string(ne) + " elements, one line each");
-  const auto ncon = reader.size() == 2
-                        ? reader.parse_unsigned(reader[1], "ncon", std::numeric_limits<int>::max())
-                        : 0;
+  const auto ncon = reader.size() == 2 ? reader.parse_unsigned(reader[1], "ncon", std::numeric_limits<int>::max()) : 0;
 
   Mesh mesh;
   mesh.has_coordinates = false;
@@ -68,9 +66,8 @@ Mesh read_mesh(LineReader& reader) {
   std::uint64_t node_count = 0;
   for (std::uint64_t e = 0; e < ne; ++e) {
     if (!reader.next(kComment))
-      reader.fail_at(header_line, "the header gives " + std::to_string(ne) +
-                                      " elements, but the file has " + std::to_string(e) +
-                                      " element lines");
+      reader.fail_at(header_line, "the header gives " + std::to_string(ne) + " elements, but the file has " +
+                                      std::to_string(e) + " element lines");
     if (reader.size() <= ncon)
       reader.fail("element " + std::to_string(e + 1) + " needs " + std::to_string(ncon) +
                   " weights and then its nodes, " + reader.fields_found());
@@ -91,8 +88,7 @@ Mesh read_mesh(LineReader& reader) {
     mesh.element_offsets.push_back(mesh.element_nodes.size());
     require_memory(reader, node_count, e + 1, mesh.element_nodes.size());
   }
-  if (reader.next(kComment))
-    reader.fail("more than the " + std::to_string(ne) + " element lines the header gives");
+  if (reader.next(kComment)) reader.fail("more than the " + std::to_string(ne) + " element lines the header gives");
   mesh.nodes.assign(3 * node_count, 0.0);
   return mesh;
 }

@@ -37,15 +37,13 @@ struct Cells {
 // Checks `cells` against the node count and appends them to `mesh`, node ids shifted by
 // `first_node`. `fail_at(what)` reports a fault in the types, `fail_nodes` one in the nodes.
 template <class FailTypes, class FailNodes>
-void append_cells(Mesh& mesh, const Cells& cells, std::uint64_t first_node,
-                  std::uint64_t node_count, FailTypes fail_types, FailNodes fail_nodes) {
+void append_cells(Mesh& mesh, const Cells& cells, std::uint64_t first_node, std::uint64_t node_count,
+                  FailTypes fail_types, FailNodes fail_nodes) {
   const std::size_t n = cells.types.size();
   if (cells.offsets.size() != n + 1)
-    fail_types(std::to_string(n) + " cell types for " + std::to_string(cells.offsets.size() - 1) +
-               " cells");
+    fail_types(std::to_string(n) + " cell types for " + std::to_string(cells.offsets.size() - 1) + " cells");
   for (std::size_t c = 0; c < n; ++c) {
-    const VtkCellType* type =
-        cells.types[c] > 255 ? nullptr : find_vtk_cell_type(int(cells.types[c]));
+    const VtkCellType* type = cells.types[c] > 255 ? nullptr : find_vtk_cell_type(int(cells.types[c]));
     if (!type)
       fail_types("cell " + std::to_string(c) + " has VTK type " + std::to_string(cells.types[c]) +
                  ", which is not supported");
@@ -53,13 +51,12 @@ void append_cells(Mesh& mesh, const Cells& cells, std::uint64_t first_node,
     if (last < first || last > cells.connectivity.size())
       fail_nodes("the offsets of cell " + std::to_string(c) + " are out of order or range");
     if (type->nodes != 0 ? last - first != type->nodes : last == first)
-      fail_nodes("cell " + std::to_string(c) + ", a " + type->name + ", has " +
-                 std::to_string(last - first) + " nodes");
+      fail_nodes("cell " + std::to_string(c) + ", a " + type->name + ", has " + std::to_string(last - first) +
+                 " nodes");
     for (std::uint64_t k = first; k < last; ++k) {
       if (cells.connectivity[k] >= node_count)
-        fail_nodes("cell " + std::to_string(c) + " refers to point " +
-                   std::to_string(cells.connectivity[k]) + ", but there are " +
-                   std::to_string(node_count));
+        fail_nodes("cell " + std::to_string(c) + " refers to point " + std::to_string(cells.connectivity[k]) +
+                   ", but there are " + std::to_string(node_count));
       mesh.element_nodes.push_back(std::uint32_t(first_node + cells.connectivity[k]));
     }
     mesh.element_type.push_back(type->type);
@@ -95,21 +92,18 @@ class LegacyVtkReader {
       reader_.fail_at(0, "an unstructured grid needs POINTS, CELLS and CELL_TYPES");
     if (cells_.types.empty()) reader_.fail_at(types_line, "the mesh has no elements: CELL_TYPES is empty");
     append_cells(
-        mesh_, cells_, 0, mesh_.num_nodes(),
-        [&](const std::string& what) { reader_.fail_at(types_line, what); },
+        mesh_, cells_, 0, mesh_.num_nodes(), [&](const std::string& what) { reader_.fail_at(types_line, what); },
         [&](const std::string& what) { reader_.fail_at(cells_line, what); });
     return std::move(mesh_);
   }
 
  private:
   void read_preamble() {
-    if (!reader_.next(kNoComments, BlankLines::keep) || reader_.size() < 4 || reader_[0] != "#" ||
-        reader_[1] != "vtk")
+    if (!reader_.next(kNoComments, BlankLines::keep) || reader_.size() < 4 || reader_[0] != "#" || reader_[1] != "vtk")
       reader_.fail("expected '# vtk DataFile Version x.y'");
     version5_ = reader_.size() >= 5 && reader_[4].starts_with("5");
     reader_.next(kNoComments, BlankLines::keep);  // the title, which may be blank
-    if (!reader_.next(kNoComments) || reader_[0] != "ASCII")
-      reader_.fail("only ASCII legacy VTK files are supported");
+    if (!reader_.next(kNoComments) || reader_[0] != "ASCII") reader_.fail("only ASCII legacy VTK files are supported");
     if (!reader_.next(kNoComments) || reader_.size() != 2 || reader_[0] != "DATASET" ||
         reader_[1] != "UNSTRUCTURED_GRID")
       reader_.fail("expected 'DATASET UNSTRUCTURED_GRID'");
@@ -136,8 +130,7 @@ class LegacyVtkReader {
     if (reader_.size() != 3) reader_.fail("expected 'CELLS n size', " + reader_.fields_found());
     const std::size_t header_line = reader_.line_number();
     const auto first = reader_.parse_unsigned(reader_[1], "cell count", kMaxVertices + 1);
-    const auto second = reader_.parse_unsigned(reader_[2], "cell list size",
-                                               std::numeric_limits<std::uint32_t>::max());
+    const auto second = reader_.parse_unsigned(reader_[2], "cell list size", std::numeric_limits<std::uint32_t>::max());
     // 5.x: `first` offsets and `second` node ids; before: `second` numbers, counts and ids.
     const std::uint64_t numbers = version5_ ? first + second : second;
     const std::uint64_t cells = version5_ ? first - std::min<std::uint64_t>(first, 1) : first;
@@ -155,16 +148,15 @@ class LegacyVtkReader {
     }
     TokenStream values(reader_, kNoComments);
     for (std::uint64_t c = 0; c < first; ++c) {
-      const auto count = reader_.parse_unsigned(values.next("the end of CELLS"), "node count",
-                                                second - cells_.connectivity.size());
+      const auto count =
+          reader_.parse_unsigned(values.next("the end of CELLS"), "node count", second - cells_.connectivity.size());
       for (std::uint64_t k = 0; k < count; ++k)
         cells_.connectivity.push_back(
             reader_.parse_unsigned(values.next("the end of CELLS"), "point index", kMaxVertices));
       cells_.offsets.push_back(cells_.connectivity.size());
     }
     if (cells_.connectivity.size() + first != second)
-      reader_.fail_at(header_line, "CELLS holds " +
-                                       std::to_string(cells_.connectivity.size() + first) +
+      reader_.fail_at(header_line, "CELLS holds " + std::to_string(cells_.connectivity.size() + first) +
                                        " numbers, but its header gives " + std::to_string(second));
   }
 
@@ -175,8 +167,7 @@ class LegacyVtkReader {
     TokenStream values(reader_, kNoComments);
     const std::string end = std::string("the end of ") + keyword;
     for (std::uint64_t i = 0; i < n; ++i)
-      out.push_back(reader_.parse_unsigned(values.next(end), keyword,
-                                           std::numeric_limits<std::uint32_t>::max()));
+      out.push_back(reader_.parse_unsigned(values.next(end), keyword, std::numeric_limits<std::uint32_t>::max()));
   }
 
   // "CELL_TYPES n", then n numbers.
@@ -186,8 +177,7 @@ class LegacyVtkReader {
     check_numbers_fit(n, "CELL_TYPES gives " + std::to_string(n) + " cell types");
     TokenStream values(reader_, kNoComments);
     for (std::uint64_t i = 0; i < n; ++i)
-      cells_.types.push_back(
-          reader_.parse_unsigned(values.next("the end of CELL_TYPES"), "cell type", 255));
+      cells_.types.push_back(reader_.parse_unsigned(values.next("the end of CELL_TYPES"), "cell type", 255));
   }
 
   // A header's count of numbers must fit in the rest of the file, a digit and a blank each.
@@ -258,15 +248,13 @@ class VtuReader {
         cells = Cells{};
       } else if (tag->name == "/Piece") {
         if (mesh_.num_nodes() - piece_first_node != piece_points)
-          fail(piece_at, "the Piece has " + std::to_string(piece_points) + " points, but its " +
-                             "Points array gives " +
+          fail(piece_at, "the Piece has " + std::to_string(piece_points) + " points, but its " + "Points array gives " +
                              std::to_string(mesh_.num_nodes() - piece_first_node));
         if (cells.types.size() != piece_cells)
-          fail(piece_at, "the Piece has " + std::to_string(piece_cells) + " cells, but its " +
-                             "types array gives " + std::to_string(cells.types.size()));
+          fail(piece_at, "the Piece has " + std::to_string(piece_cells) + " cells, but its " + "types array gives " +
+                             std::to_string(cells.types.size()));
         append_cells(
-            mesh_, cells, piece_first_node, piece_points,
-            [&](const std::string& what) { fail(types_at, what); },
+            mesh_, cells, piece_first_node, piece_points, [&](const std::string& what) { fail(types_at, what); },
             [&](const std::string& what) { fail(connectivity_at, what); });
       } else if (tag->name == "Points" || tag->name == "Cells") {
         section = tag->self_closing ? "" : tag->name == "Points" ? "Points" : "Cells";
@@ -278,8 +266,7 @@ class VtuReader {
           if (tag->attribute("NumberOfComponents").value_or("1") != "3")
             fail(tag_at, "points need NumberOfComponents=\"3\"");
           const auto coords = read_array<double>(*tag, tag_at, at);
-          if (coords.size() % 3 != 0)
-            fail(tag_at, "the Points array's size is not a multiple of 3");
+          if (coords.size() % 3 != 0) fail(tag_at, "the Points array's size is not a multiple of 3");
           mesh_.nodes.insert(mesh_.nodes.end(), coords.begin(), coords.end());
         } else if (array == "connectivity") {
           connectivity_at = tag_at;
@@ -317,8 +304,7 @@ class VtuReader {
         std::endian::native != std::endian::little)
       fail(at, "only little-endian data is supported");
     const std::string_view header = tag.attribute("header_type").value_or("UInt32");
-    if (header != "UInt32" && header != "UInt64")
-      fail(at, "header_type " + quoted_text(header) + " is not supported");
+    if (header != "UInt32" && header != "UInt64") fail(at, "header_type " + quoted_text(header) + " is not supported");
     header_bytes_ = header == "UInt64" ? 8 : 4;
   }
 
@@ -326,8 +312,7 @@ class VtuReader {
     const std::string value(tag.attribute(key).value_or(""));
     std::istringstream in(value);
     LineReader reader(in, name_, line_at(at) - 1);
-    if (!reader.next(kNoComments) || reader.size() != 1)
-      fail(at, std::string(key) + " is missing or not a number");
+    if (!reader.next(kNoComments) || reader.size() != 1) fail(at, std::string(key) + " is missing or not a number");
     return reader.parse_unsigned(reader[0], key, kMaxVertices);
   }
 
@@ -353,8 +338,7 @@ class VtuReader {
   // A tag whose '<' is at `at`: its name, then key="value" attributes (or '...').
   Tag parse_tag(std::size_t at) const {
     const auto is_name_char = [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' ||
-             c == '.' || c == '/';
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' || c == '.' || c == '/';
     };
     const auto skip_space = [&](std::size_t i) {
       while (i < text_.size() && std::isspace(static_cast<unsigned char>(text_[i]))) ++i;
@@ -380,8 +364,7 @@ class VtuReader {
         fail(at, "a malformed attribute in <" + printable_text(tag.name) + ">");
       i = skip_space(i + 1);
       const char quote = i < text_.size() ? text_[i] : '\0';
-      const std::size_t close =
-          quote == '"' || quote == '\'' ? text_.find(quote, i + 1) : std::string::npos;
+      const std::size_t close = quote == '"' || quote == '\'' ? text_.find(quote, i + 1) : std::string::npos;
       if (close == std::string::npos) fail(at, "a malformed attribute in <" + printable_text(tag.name) + ">");
       tag.attributes.emplace_back(std::move(key), text_.substr(i + 1, close - i - 1));
       i = close + 1;
@@ -406,8 +389,7 @@ class VtuReader {
   }
 
   template <class T>
-  std::vector<T> ascii_values(std::string_view content, const std::string& type,
-                              std::size_t content_at) const {
+  std::vector<T> ascii_values(std::string_view content, const std::string& type, std::size_t content_at) const {
     std::istringstream in{std::string(content)};
     LineReader reader(in, name_, line_at(content_at) - 1);
     const bool real = type.starts_with("Float");
@@ -425,20 +407,18 @@ class VtuReader {
   }
 
   template <class T>
-  std::vector<T> binary_values(std::string_view content, const std::string& type,
-                               std::size_t tag_at) const {
+  std::vector<T> binary_values(std::string_view content, const std::string& type, std::size_t tag_at) const {
     const std::vector<std::uint8_t> bytes = decode_base64(content, tag_at);
     if (bytes.size() < header_bytes_) fail(tag_at, "binary DataArray without its size header");
     std::uint64_t size = 0;
     std::memcpy(&size, bytes.data(), header_bytes_);
     if (size > bytes.size() - header_bytes_)
-      fail(tag_at, "the DataArray's header gives " + std::to_string(size) +
-                       " bytes, but it holds " + std::to_string(bytes.size() - header_bytes_));
+      fail(tag_at, "the DataArray's header gives " + std::to_string(size) + " bytes, but it holds " +
+                       std::to_string(bytes.size() - header_bytes_));
     const std::uint8_t* data = bytes.data() + header_bytes_;
     std::vector<T> values;
     const auto convert = [&]<class Stored>(Stored) {
-      if (size % sizeof(Stored) != 0)
-        fail(tag_at, "the DataArray's size is not a whole number of values");
+      if (size % sizeof(Stored) != 0) fail(tag_at, "the DataArray's size is not a whole number of values");
       values.reserve(size / sizeof(Stored));
       for (std::uint64_t at = 0; at < size; at += sizeof(Stored)) {
         Stored value;
@@ -456,28 +436,17 @@ class VtuReader {
         values.push_back(static_cast<T>(value));
       }
     };
-    if (type == "Float64")
-      convert(double{});
-    else if (type == "Float32")
-      convert(float{});
-    else if (type == "Int64")
-      convert(std::int64_t{});
-    else if (type == "UInt64")
-      convert(std::uint64_t{});
-    else if (type == "Int32")
-      convert(std::int32_t{});
-    else if (type == "UInt32")
-      convert(std::uint32_t{});
-    else if (type == "Int16")
-      convert(std::int16_t{});
-    else if (type == "UInt16")
-      convert(std::uint16_t{});
-    else if (type == "Int8")
-      convert(std::int8_t{});
-    else if (type == "UInt8")
-      convert(std::uint8_t{});
-    else
-      fail(tag_at, "DataArray type " + quoted_text(type) + " is not supported");
+    if (type == "Float64") convert(double{});
+    else if (type == "Float32") convert(float{});
+    else if (type == "Int64") convert(std::int64_t{});
+    else if (type == "UInt64") convert(std::uint64_t{});
+    else if (type == "Int32") convert(std::int32_t{});
+    else if (type == "UInt32") convert(std::uint32_t{});
+    else if (type == "Int16") convert(std::int16_t{});
+    else if (type == "UInt16") convert(std::uint16_t{});
+    else if (type == "Int8") convert(std::int8_t{});
+    else if (type == "UInt8") convert(std::uint8_t{});
+    else fail(tag_at, "DataArray type " + quoted_text(type) + " is not supported");
     return values;
   }
 
@@ -501,8 +470,7 @@ class VtuReader {
       if (filled < 4) continue;
       const std::uint32_t bits = std::uint32_t(quantum[0]) << 18 | std::uint32_t(quantum[1]) << 12 |
                                  std::uint32_t(quantum[2]) << 6 | quantum[3];
-      const std::uint8_t decoded[3] = {std::uint8_t(bits >> 16), std::uint8_t(bits >> 8),
-                                       std::uint8_t(bits)};
+      const std::uint8_t decoded[3] = {std::uint8_t(bits >> 16), std::uint8_t(bits >> 8), std::uint8_t(bits)};
       if (padding > 2) fail(tag_at, "bad base64 padding in a DataArray");
       bytes.insert(bytes.end(), decoded, decoded + 3 - padding);
       filled = padding = 0;
@@ -522,7 +490,8 @@ class VtuReader {
 
 Mesh read_legacy_vtk_mesh(std::istream& in, const std::string& name) {
   LegacyVtkReader reader(in, name);
-  return naming_file_when_out_of_memory(name, [&] { return reader.line_number(); }, [&] { return reader.read(); });
+  return naming_file_when_out_of_memory(
+      name, [&] { return reader.line_number(); }, [&] { return reader.read(); });
 }
 
 Mesh read_vtu_mesh(std::istream& in, const std::string& name) {

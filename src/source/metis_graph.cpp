@@ -53,9 +53,9 @@ std::string vertex_name(VertexId v) { return "vertex " + std::to_string(std::uin
 // memory. Both are checked before anything is allocated for them.
 void check_header_is_possible(const LineReader& reader, const Header& h) {
   reader.check_count_fits(h.n, 1, "the header gives " + std::to_string(h.n) + " vertices, one line each");
-  reader.check_count_fits(2 * h.m, 2,
-                          "the header gives " + std::to_string(h.m) + " edges, " + std::to_string(2 * h.m) +
-                              " neighbor entries");
+  reader.check_count_fits(
+      2 * h.m, 2,
+      "the header gives " + std::to_string(h.m) + " edges, " + std::to_string(2 * h.m) + " neighbor entries");
   const std::uint64_t per_vertex = sizeof(EdgeOffset) + sizeof(std::size_t) +  // offsets, lines
                                    sizeof(std::int64_t) * (std::uint64_t{h.has_sizes} + std::uint64_t(h.ncon));
   const std::uint64_t per_entry = sizeof(VertexId) + (h.has_edge_weights ? sizeof(double) : 0);
@@ -65,14 +65,12 @@ void check_header_is_possible(const LineReader& reader, const Header& h) {
 }
 
 Header read_header(LineReader& reader) {
-  if (!reader.next(kComment))
-    reader.fail_at(0, "empty file; expected the header 'n m [fmt [ncon]]'");
+  if (!reader.next(kComment)) reader.fail_at(0, "empty file; expected the header 'n m [fmt [ncon]]'");
   if (reader.size() < 2 || reader.size() > 4)
     reader.fail("the header must be 'n m [fmt [ncon]]', " + reader.fields_found());
   Header h;
   h.line = reader.line_number();
-  h.n =
-      static_cast<VertexId>(reader.parse_unsigned(reader[0], "vertex count", detail::kMaxVertices));
+  h.n = static_cast<VertexId>(reader.parse_unsigned(reader[0], "vertex count", detail::kMaxVertices));
   if (h.n == 0) reader.fail("the vertex count must be positive");
   h.m = reader.parse_unsigned(reader[1], "edge count", std::numeric_limits<EdgeOffset>::max() / 2);
   if (reader.size() >= 3) {
@@ -113,23 +111,19 @@ void reject_repeated_neighbor(const LineReader& line, VertexId u, std::span<cons
     line.fail(vertex_name(u) + " lists " + vertex_name(*twice) + " twice");
 }
 
-void read_vertex(const LineReader& line, const Header& h, VertexId u, Listing& out,
-                 std::vector<VertexId>& scratch) {
+void read_vertex(const LineReader& line, const Header& h, VertexId u, Listing& out, std::vector<VertexId>& scratch) {
   const std::size_t leading = std::size_t{h.has_sizes} + static_cast<std::size_t>(h.ncon);
-  if (line.size() < leading)
-    line.fail(vertex_name(u) + " needs " + leading_fields(h) + " before its neighbors");
+  if (line.size() < leading) line.fail(vertex_name(u) + " needs " + leading_fields(h) + " before its neighbors");
   std::size_t t = 0;
   if (h.has_sizes)
-    out.sizes.push_back(
-        static_cast<std::int64_t>(line.parse_unsigned(line[t++], "vertex size", kMaxVertexWeight)));
+    out.sizes.push_back(static_cast<std::int64_t>(line.parse_unsigned(line[t++], "vertex size", kMaxVertexWeight)));
   for (int k = 0; k < h.ncon; ++k)
-    out.vertex_weights.push_back(static_cast<std::int64_t>(
-        line.parse_unsigned(line[t++], "vertex weight", kMaxVertexWeight)));
+    out.vertex_weights.push_back(
+        static_cast<std::int64_t>(line.parse_unsigned(line[t++], "vertex weight", kMaxVertexWeight)));
 
   const std::size_t stride = h.has_edge_weights ? 2 : 1;
   if ((line.size() - t) % stride != 0)
-    line.fail("neighbor " + printable_text(line[line.size() - 1]) + " of " + vertex_name(u) +
-              " has no edge weight");
+    line.fail("neighbor " + printable_text(line[line.size() - 1]) + " of " + vertex_name(u) + " has no edge weight");
   for (; t < line.size(); t += stride) {
     const auto v = static_cast<VertexId>(line.parse_index(line[t], "neighbor", h.n));
     if (v == u) line.fail(vertex_name(u) + " lists itself");
@@ -153,15 +147,13 @@ Listing read_vertices(LineReader& reader, const Header& h) {
   std::vector<VertexId> scratch;
   for (VertexId u = 0; u < h.n; ++u) {
     if (!reader.next(kComment, BlankLines::keep))
-      reader.fail_at(h.line, "the header gives " + std::to_string(h.n) +
-                                 " vertices, but the file has " + std::to_string(u) +
-                                 " vertex lines");
+      reader.fail_at(h.line, "the header gives " + std::to_string(h.n) + " vertices, but the file has " +
+                                 std::to_string(u) + " vertex lines");
     read_vertex(reader, h, u, listing, scratch);
   }
   // Blank lines may pad the end of the file; anything else is one vertex line too many.
   while (reader.next(kComment, BlankLines::keep))
-    if (reader.size() > 0)
-      reader.fail("more than the " + std::to_string(h.n) + " vertex lines the header gives");
+    if (reader.size() > 0) reader.fail("more than the " + std::to_string(h.n) + " vertex lines the header gives");
   return listing;
 }
 
@@ -190,25 +182,23 @@ void check_symmetric(const LineReader& reader, const Listing& listing, const Gra
       if (v > u) continue;  // in g by construction
       const auto at = std::lower_bound(g_row.begin(), g_row.end(), v);
       if (at == g_row.end() || *at != v)
-        reader.fail_at(listing.lines[u], vertex_name(u) + " lists " + vertex_name(v) + ", but " +
-                                             vertex_name(v) + " does not list it");
-      if (listing.weights.empty()) continue;
-      const double smaller_end_weight =
-          g.edge_weights[g.offsets[u] + static_cast<std::size_t>(at - g_row.begin())];
-      if (listing.weights[e] != smaller_end_weight)
         reader.fail_at(listing.lines[u],
-                       "edge " + std::to_string(v + 1) + "-" + std::to_string(u + 1) + " weighs " +
-                           std::to_string(std::uint64_t(listing.weights[e])) + " here but " +
-                           std::to_string(std::uint64_t(smaller_end_weight)) + " on line " +
-                           std::to_string(listing.lines[v]));
+                       vertex_name(u) + " lists " + vertex_name(v) + ", but " + vertex_name(v) + " does not list it");
+      if (listing.weights.empty()) continue;
+      const double smaller_end_weight = g.edge_weights[g.offsets[u] + static_cast<std::size_t>(at - g_row.begin())];
+      if (listing.weights[e] != smaller_end_weight)
+        reader.fail_at(listing.lines[u], "edge " + std::to_string(v + 1) + "-" + std::to_string(u + 1) + " weighs " +
+                                             std::to_string(std::uint64_t(listing.weights[e])) + " here but " +
+                                             std::to_string(std::uint64_t(smaller_end_weight)) + " on line " +
+                                             std::to_string(listing.lines[v]));
     }
     if (g.degree(u) == listing.row(u).size()) continue;
     // A smaller vertex lists u, but u does not list it.
     const auto u_row = listing.row(u);
     for (VertexId w : g_row)
       if (std::find(u_row.begin(), u_row.end(), w) == u_row.end())
-        reader.fail_at(listing.lines[w], vertex_name(w) + " lists " + vertex_name(u) + ", but " +
-                                             vertex_name(u) + " does not list it");
+        reader.fail_at(listing.lines[w],
+                       vertex_name(w) + " lists " + vertex_name(u) + ", but " + vertex_name(u) + " does not list it");
   }
 }
 
@@ -219,10 +209,9 @@ Graph read_graph(LineReader& reader) {
   Graph g = merge_from_smaller_ends(header.n, listing);
   check_symmetric(reader, listing, g);
   if (listing.neighbors.size() != 2 * header.m)
-    reader.fail_at(header.line, "the header gives " + std::to_string(header.m) +
-                                    " edges, but the adjacency lists hold " +
-                                    std::to_string(listing.neighbors.size() / 2) +
-                                    " (each edge is listed from both ends)");
+    reader.fail_at(header.line,
+                   "the header gives " + std::to_string(header.m) + " edges, but the adjacency lists hold " +
+                       std::to_string(listing.neighbors.size() / 2) + " (each edge is listed from both ends)");
 
   g.vertex_sizes = std::move(listing.sizes);
   g.vertex_weight_count = header.ncon;

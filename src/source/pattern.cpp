@@ -83,9 +83,7 @@ void set_rule(Pattern& p, std::string_view rule, const std::string& file, std::s
   const auto unsupported = [&](const char* why) {
     throw ParseError(file, line, "unsupported bounded grid " + quoted_text(suffix) + " (" + why + ")");
   };
-  const auto malformed = [&] {
-    throw ParseError(file, line, "bad bounded grid suffix " + quoted_text(suffix));
-  };
+  const auto malformed = [&] { throw ParseError(file, line, "bad bounded grid suffix " + quoted_text(suffix)); };
   const auto twisted_or_shifted = [](std::string_view s) {
     return !s.empty() && (s.front() == '*' || s.front() == '+' || s.front() == '-');
   };
@@ -93,8 +91,7 @@ void set_rule(Pattern& p, std::string_view rule, const std::string& file, std::s
   std::string_view s = std::string_view(suffix).substr(1);
   if (s.empty()) return;  // ":" alone is Golly's unbounded universe
   const char kind = static_cast<char>(std::toupper(static_cast<unsigned char>(s.front())));
-  if (kind == 'K' || kind == 'C' || kind == 'S')
-    unsupported("only :T torus and :P plane grids are supported");
+  if (kind == 'K' || kind == 'C' || kind == 'S') unsupported("only :T torus and :P plane grids are supported");
   if (kind != 'T' && kind != 'P') malformed();
   s.remove_prefix(1);
 
@@ -135,8 +132,7 @@ Pattern read_pattern_file(const std::string& path) {
   return read_rle(content, path);
 }
 
-std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid,
-                                         std::uint64_t* dropped) {
+std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid, std::uint64_t* dropped) {
   if (grid.dims != 2) throw Error("a pattern can only be placed on a 2D grid");
   const std::int64_t width = grid.size[0], height = grid.size[1];
   const std::int64_t left = pattern_text::bounded_grid_origin(width);

@@ -23,9 +23,7 @@ bool parse_integers(std::string_view text, std::int32_t* values, int count) {
   for (int i = 0; i < count; ++i) {
     text = trim(text);
     const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), values[i]);
-    if (error != std::errc() ||
-        (stop != text.data() + text.size() && *stop != ' ' && *stop != '\t'))
-      return false;
+    if (error != std::errc() || (stop != text.data() + text.size() && *stop != ' ' && *stop != '\t')) return false;
     text.remove_prefix(std::size_t(stop - text.data()));
   }
   return trim(text).empty();
@@ -52,17 +50,17 @@ class LifeReader {
   LifeReader(std::istream& in, const std::string& name) : lines_(in), name_(name) {}
 
   Pattern read() {
-    return detail::naming_file_when_out_of_memory(name_, [&] { return lines_.number(); }, [&] {
-      while (lines_.next(line_)) read_line(trim(line_));
-      remove_duplicates();
-      return std::move(pattern_);
-    });
+    return detail::naming_file_when_out_of_memory(
+        name_, [&] { return lines_.number(); },
+        [&] {
+          while (lines_.next(line_)) read_line(trim(line_));
+          remove_duplicates();
+          return std::move(pattern_);
+        });
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ParseError(name_, lines_.number(), what);
-  }
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(name_, lines_.number(), what); }
 
   void read_line(std::string_view line) {
     if (line.empty()) return;
@@ -116,8 +114,7 @@ class LifeReader {
 
   void read_cell(std::string_view line) {
     std::int32_t xy[2];
-    if (!parse_integers(line, xy, 2))
-      fail("bad cell line " + quoted_text(line) + ": expected 'x y'");
+    if (!parse_integers(line, xy, 2)) fail("bad cell line " + quoted_text(line) + ": expected 'x y'");
     add_cell(xy[0], xy[1]);
   }
 
@@ -126,9 +123,7 @@ class LifeReader {
     pattern_.cells.push_back({x, y, 1});
   }
 
-  void set_rule(std::string_view rule) {
-    pattern_text::set_rule(pattern_, rule, name_, lines_.number());
-  }
+  void set_rule(std::string_view rule) { pattern_text::set_rule(pattern_, rule, name_, lines_.number()); }
 
   // Overlapping blocks and repeated 1.06 lines name a cell twice; Golly sets it once.
   void remove_duplicates() {
@@ -136,9 +131,7 @@ class LifeReader {
     const auto row_major = [](const PatternCell& a, const PatternCell& b) {
       return a.y != b.y ? a.y < b.y : a.x < b.x;
     };
-    const auto same_place = [](const PatternCell& a, const PatternCell& b) {
-      return a.x == b.x && a.y == b.y;
-    };
+    const auto same_place = [](const PatternCell& a, const PatternCell& b) { return a.x == b.x && a.y == b.y; };
     std::stable_sort(cells.begin(), cells.end(), row_major);
     cells.erase(std::unique(cells.begin(), cells.end(), same_place), cells.end());
   }

@@ -56,9 +56,7 @@ class HeaderParser {
   }
 
  private:
-  void skip_blanks() {
-    rest_ = rest_.substr(std::min(rest_.find_first_not_of(" \t"), rest_.size()));
-  }
+  void skip_blanks() { rest_ = rest_.substr(std::min(rest_.find_first_not_of(" \t"), rest_.size())); }
   bool symbol(char c) {
     skip_blanks();
     if (rest_.empty() || rest_.front() != c) return false;
@@ -87,17 +85,17 @@ class RleReader {
   RleReader(std::istream& in, const std::string& name) : lines_(in), name_(name) {}
 
   Pattern read() {
-    return detail::naming_file_when_out_of_memory(name_, [&] { return lines_.number(); }, [&] {
-      read_up_to_header();
-      read_body();
-      return std::move(pattern_);
-    });
+    return detail::naming_file_when_out_of_memory(
+        name_, [&] { return lines_.number(); },
+        [&] {
+          read_up_to_header();
+          read_body();
+          return std::move(pattern_);
+        });
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ParseError(name_, lines_.number(), what);
-  }
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(name_, lines_.number(), what); }
 
   // Comments, "#CXRLE" and "#r" lines, blank lines, then the header.
   void read_up_to_header() {
@@ -199,11 +197,9 @@ class RleReader {
       } else if (c >= 'p' && c <= 'y') {
         // Golly's states 25..255: a prefix p..y for 24, 48, .. 240, then A..X for 1..24.
         const char low = i + 1 < line.size() ? line[++i] : '\0';
-        if (low < 'A' || low > 'X')
-          fail("state prefix " + describe(c) + " is not followed by a letter A..X");
+        if (low < 'A' || low > 'X') fail("state prefix " + describe(c) + " is not followed by a letter A..X");
         const std::uint32_t state = 24 * std::uint32_t(c - 'p' + 1) + std::uint32_t(low - 'A' + 1);
-        if (state > kMaxState)
-          fail("state " + std::to_string(state) + " ('" + c + low + "') is above 255");
+        if (state > kMaxState) fail("state " + std::to_string(state) + " ('" + c + low + "') is above 255");
         add_run(run, state);
       } else {
         fail("unexpected character " + describe(c) + " in the pattern");
@@ -228,8 +224,7 @@ class RleReader {
   }
 
   [[noreturn]] void fail_dangling_count(std::size_t line) const {
-    throw ParseError(name_, line,
-                     "count " + std::to_string(count_) + " is not followed by a cell or '$'");
+    throw ParseError(name_, line, "count " + std::to_string(count_) + " is not followed by a cell or '$'");
   }
 
   void advance_x(std::int64_t run) {
@@ -245,8 +240,7 @@ class RleReader {
     if (row_kept && end > x_)
       cell_memory_.require(pattern_.cells.size() + std::uint64_t(end - x_), name_, lines_.number());
     if (row_kept)
-      for (std::int64_t x = x_; x < end; ++x)
-        pattern_.cells.push_back({origin_x_ + x, origin_y_ + y_, state});
+      for (std::int64_t x = x_; x < end; ++x) pattern_.cells.push_back({origin_x_ + x, origin_y_ + y_, state});
     advance_x(run);
   }
 

@@ -22,9 +22,12 @@ std::string base_name(const std::string& path) {
 
 std::string boundary_name(const Boundary& b) {
   switch (b.kind) {
-    case BoundaryKind::periodic: return "periodic";
-    case BoundaryKind::reflective: return "reflective";
-    case BoundaryKind::fixed: return "fixed:" + std::to_string(b.value);
+    case BoundaryKind::periodic:
+      return "periodic";
+    case BoundaryKind::reflective:
+      return "reflective";
+    case BoundaryKind::fixed:
+      return "fixed:" + std::to_string(b.value);
   }
   return "?";
 }
@@ -45,9 +48,9 @@ void check_source_grid_memory(const GridSpec& grid, const SourceSpec& spec, cons
   if (!spec.grid.empty() || !pattern) return check_grid_memory(grid);
   const std::uint64_t bytes = estimated_grid_bytes(grid);
   if (bytes > memory_limit())
-    throw ParseError(spec.pattern_file, pattern->rule_line,
-                     "the rule's bounded grid " + grid_size_text(grid) + " (" + cells_text(grid) + ") " +
-                         memory_shortfall(bytes));
+    throw ParseError(
+        spec.pattern_file, pattern->rule_line,
+        "the rule's bounded grid " + grid_size_text(grid) + " (" + cells_text(grid) + ") " + memory_shortfall(bytes));
 }
 
 // A pattern's rule, where the run will take it, must be one the model can run: refused here
@@ -93,9 +96,9 @@ GridSpec grid_from(const SourceSpec& spec, const std::optional<Pattern>& pattern
 // about the file, so the error names it.
 MeshGraph mesh_graph(const Mesh& mesh, const SourceSpec& spec) {
   const std::uint64_t nodes = mesh.num_nodes(), elements = mesh.num_elements();
-  check_memory(detail::estimated_mesh_bytes(nodes, elements, mesh.element_nodes.size()),
-               spec.mesh_file + ": a mesh of " + std::to_string(nodes) + " nodes and " + std::to_string(elements) +
-                   " elements");
+  check_memory(
+      detail::estimated_mesh_bytes(nodes, elements, mesh.element_nodes.size()),
+      spec.mesh_file + ": a mesh of " + std::to_string(nodes) + " nodes and " + std::to_string(elements) + " elements");
   try {
     return mesh_to_graph(mesh, spec.mesh_options);
   } catch (const ParseError&) {
@@ -174,7 +177,8 @@ Source load_source(const SourceSpec& spec) {
   try {
     return load(spec);
   } catch (const std::bad_alloc&) {
-    throw Error(source_name(spec) + ": out of memory loading it (it needs more than " + memory_limit_description() + ")");
+    throw Error(source_name(spec) + ": out of memory loading it (it needs more than " + memory_limit_description() +
+                ")");
   }
 }
 
@@ -189,7 +193,7 @@ std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double densit
 std::vector<std::uint32_t> random_fill_count(std::uint32_t num_vertices, std::uint64_t count, std::uint64_t seed) {
   if (count > num_vertices)
     throw OptionError("fill-count", "--fill-count " + std::to_string(count) + " is more than the " +
-                                         std::to_string(num_vertices) + " cells");
+                                        std::to_string(num_vertices) + " cells");
   // The `count` vertices of smallest key; keys are unique (the id breaks ties).
   std::vector<std::uint64_t> keys(num_vertices);
   for (std::uint32_t v = 0; v < num_vertices; ++v)
@@ -210,7 +214,8 @@ std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::s
     std::uint64_t id = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size())
-      throw OptionError("cells", "--cells: " + quoted_text(item) + " is not a vertex id (a comma-separated list of ids)");
+      throw OptionError("cells",
+                        "--cells: " + quoted_text(item) + " is not a vertex id (a comma-separated list of ids)");
     if (id >= num_vertices)
       throw OptionError("cells",
                         "--cells: vertex " + item + " does not exist (" + std::to_string(num_vertices) + " cells)");

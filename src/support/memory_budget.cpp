@@ -83,8 +83,10 @@ std::string format_bytes(std::uint64_t bytes) {
 
 std::uint64_t parse_byte_size(const std::string& text) {
   const auto bad = [&] {
-    return Error("--max-memory takes a size in bytes with an optional unit K, M, G or T (powers of 1024): 512M, "
-                 "8G, 1.5T; not " + quoted_text(text));
+    return Error(
+        "--max-memory takes a size in bytes with an optional unit K, M, G or T (powers of 1024): 512M, "
+        "8G, 1.5T; not " +
+        quoted_text(text));
   };
   double value = 0;
   const char* end = text.data() + text.size();

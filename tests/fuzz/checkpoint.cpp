@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::uint32_t> widths;
     for (const auto& variable : c.variables)
       widths.push_back(c.vertices ? std::uint32_t(variable.size() / c.vertices) : 1);
-    fuzz::guarded("check_checkpoint_fits (own widths)", path, [&] { check_checkpoint_fits(c, path, widths, 3, "model"); });
+    fuzz::guarded("check_checkpoint_fits (own widths)", path,
+                  [&] { check_checkpoint_fits(c, path, widths, 3, "model"); });
   }
   return 0;
 }

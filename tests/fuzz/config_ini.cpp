@@ -10,8 +10,8 @@
 #include <string>
 
 #include "cellgraph/error.hpp"
-#include "tools/cellgraph/cli.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
+#include "tools/cellgraph/cli.hpp"
 
 namespace {
 
@@ -24,22 +24,14 @@ po::options_description run_like_options() {
   d.add_options()("help,h", "show this help")("config", po::value<std::string>(), "INI file of these options");
   d.add(source_options()).add(model_options()).add(backend_options()).add(layout_options());
   po::options_description rest("Initial state, outputs, pictures (stand-ins for run's)");
-  rest.add_options()
-      ("fill", po::value<double>(), "")
-      ("fill-count", unsigned_value<std::uint64_t>(0), "")
-      ("cells", po::value<std::string>(), "")
-      ("states", po::value<std::string>(), "")
-      ("steps", unsigned_value<std::uint64_t>(100), "")
-      ("stats", po::value<std::string>(), "")
-      ("stats-every", unsigned_value<std::uint64_t>(1), "")
-      ("rle", po::value<std::string>(), "")
-      ("states-out", po::value<std::string>(), "")
-      ("vtk", po::value<std::string>(), "")
-      ("vtk-every", unsigned_value<std::uint64_t>(0), "")
-      ("progress", po::bool_switch(), "")
-      ("png", po::value<std::string>(), "")
-      ("png-scale", po::value<int>()->default_value(1), "")
-      ("gif-delay", po::value<int>()->default_value(100), "");
+  rest.add_options()("fill", po::value<double>(), "")("fill-count", unsigned_value<std::uint64_t>(0), "")(
+      "cells", po::value<std::string>(), "")("states", po::value<std::string>(), "")(
+      "steps", unsigned_value<std::uint64_t>(100), "")("stats", po::value<std::string>(), "")(
+      "stats-every", unsigned_value<std::uint64_t>(1), "")("rle", po::value<std::string>(), "")(
+      "states-out", po::value<std::string>(), "")("vtk", po::value<std::string>(), "")(
+      "vtk-every", unsigned_value<std::uint64_t>(0), "")("progress", po::bool_switch(), "")(
+      "png", po::value<std::string>(), "")("png-scale", po::value<int>()->default_value(1), "")(
+      "gif-delay", po::value<int>()->default_value(100), "");
   d.add(rest);
   return d;
 }

@@ -18,7 +18,9 @@ namespace {
 using cellgraph::models::RuleTree;
 
 void check_tree(const RuleTree& tree) {
-  const auto fail = [](const std::string& what) { cellgraph::fuzz::finding("the rule tree indexes outside itself", what); };
+  const auto fail = [](const std::string& what) {
+    cellgraph::fuzz::finding("the rule tree indexes outside itself", what);
+  };
   const std::uint32_t n = tree.num_states;
   if (n == 0 || tree.nodes.size() % n != 0) fail("rows of num_states entries do not fill the node array");
   if (tree.root % n != 0 || tree.root >= tree.nodes.size()) fail("the root is not a row");

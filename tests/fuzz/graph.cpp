@@ -20,9 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<Graph> graph;
   fuzz::guarded("the graph reader", name, [&] {
     switch (cellgraph_fuzz_format) {
-      case 0: graph = read_metis_graph(in, name); break;
-      case 1: graph = read_matrix_market(in, name); break;
-      default: graph = read_edge_list(in, name, -1); break;
+      case 0:
+        graph = read_metis_graph(in, name);
+        break;
+      case 1:
+        graph = read_matrix_market(in, name);
+        break;
+      default:
+        graph = read_edge_list(in, name, -1);
+        break;
     }
   });
   if (graph) fuzz::invariant("check_graph", [&] { check_graph(*graph, name); });

@@ -23,13 +23,16 @@ using cellgraph::fuzz::finding;
 
 void check_mesh(const Mesh& mesh) {
   const auto fail = [](const std::string& what) { finding("the mesh reader returned an inconsistent mesh", what); };
-  if (mesh.nodes.size() % 3 != 0) fail("nodes hold " + std::to_string(mesh.nodes.size()) + " numbers, not x, y, z per node");
+  if (mesh.nodes.size() % 3 != 0)
+    fail("nodes hold " + std::to_string(mesh.nodes.size()) + " numbers, not x, y, z per node");
   if (mesh.element_dim.size() != mesh.element_type.size()) fail("element_dim and element_type differ in length");
-  if (mesh.element_offsets.size() != mesh.element_type.size() + 1) fail("element_offsets is not one per element plus one");
+  if (mesh.element_offsets.size() != mesh.element_type.size() + 1)
+    fail("element_offsets is not one per element plus one");
   if (mesh.element_offsets.front() != 0 || mesh.element_offsets.back() != mesh.element_nodes.size())
     fail("element_offsets do not span element_nodes");
   for (std::size_t e = 0; e + 1 < mesh.element_offsets.size(); ++e)
-    if (mesh.element_offsets[e] > mesh.element_offsets[e + 1]) fail("element_offsets decrease at element " + std::to_string(e));
+    if (mesh.element_offsets[e] > mesh.element_offsets[e + 1])
+      fail("element_offsets decrease at element " + std::to_string(e));
   for (std::uint32_t node : mesh.element_nodes)
     if (node >= mesh.num_nodes())
       fail("an element refers to node " + std::to_string(node) + " of " + std::to_string(mesh.num_nodes()));
@@ -57,10 +60,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<Mesh> mesh;
   fuzz::guarded("the mesh reader", name, [&] {
     switch (cellgraph_fuzz_format) {
-      case 0: mesh = detail::read_gmsh_mesh(in, name); break;
-      case 1: mesh = detail::read_metis_mesh(in, name); break;
-      case 2: mesh = detail::read_legacy_vtk_mesh(in, name); break;
-      default: mesh = detail::read_vtu_mesh(in, name); break;
+      case 0:
+        mesh = detail::read_gmsh_mesh(in, name);
+        break;
+      case 1:
+        mesh = detail::read_metis_mesh(in, name);
+        break;
+      case 2:
+        mesh = detail::read_legacy_vtk_mesh(in, name);
+        break;
+      default:
+        mesh = detail::read_vtu_mesh(in, name);
+        break;
     }
   });
   if (!mesh) return 0;

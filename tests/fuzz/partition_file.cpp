@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const std::uint64_t vertices : {lines, lines ? lines - 1 : 0})
     for (const std::uint64_t parts : {asked, std::uint64_t{1}, std::uint64_t{5}}) {
       std::vector<std::uint32_t> part;
-      if (!fuzz::guarded("read_partition", path, [&] { part = read_partition(path, VertexId(vertices), std::uint32_t(parts)); }))
+      if (!fuzz::guarded("read_partition", path,
+                         [&] { part = read_partition(path, VertexId(vertices), std::uint32_t(parts)); }))
         continue;
       if (part.size() != vertices) fuzz::finding("read_partition returned the wrong number of part ids", "");
       for (std::uint32_t p : part)

@@ -26,14 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   std::optional<Pattern> pattern;
-  fuzz::guarded("the pattern reader", name, [&] {
-    pattern = cellgraph_fuzz_format == 0 ? read_rle(in, name) : read_life(in, name);
-  });
+  fuzz::guarded("the pattern reader", name,
+                [&] { pattern = cellgraph_fuzz_format == 0 ? read_rle(in, name) : read_life(in, name); });
   if (!pattern) return 0;
   for (const PatternCell& cell : pattern->cells)
     if (cell.state == 0) fuzz::finding("the pattern reader returned a cell in state 0", "");
   std::uint64_t dropped = 0;
   fuzz::guarded("place_pattern", "", [&] { place_pattern(*pattern, grid, &dropped); });
-  if (!pattern->rule.empty()) fuzz::guarded("parse_lifelike_rule", "", [&] { models::parse_lifelike_rule(pattern->rule); });
+  if (!pattern->rule.empty())
+    fuzz::guarded("parse_lifelike_rule", "", [&] { models::parse_lifelike_rule(pattern->rule); });
   return 0;
 }

@@ -8,6 +8,7 @@
 // all three variables of every cell hashed.
 #include <omp.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <unistd.h>
 
 #include "cellgraph/dense/automaton.hpp"
 #include "cellgraph/error.hpp"
@@ -39,35 +39,33 @@ using namespace cellgraph::dense;
 
 po::options_description compare_options() {
   po::options_description d("cellgraph compare");
-  d.add_options()("help,h", "show this help")
-      ("grid", po::value<std::string>(), "grid W (1D), WxH (2D) or WxHxD (3D)")
-      ("model", po::value<std::string>()->default_value("lifelike"),
-       "lifelike (--rule), or cloud (Dobashi et al.'s clouds on a 3D grid, its own neighborhood; --param as for "
-       "`run`; --fill is the initial cld, 0 if not given)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "cloud parameter NAME=VALUE (repeatable)")
-      ("boundary", po::value<std::string>()->default_value("periodic"),
-       "periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); cloud: default open")
-      ("neighborhood", po::value<std::string>()->default_value("moore"), "moore or vonneumann (range 1)")
-      ("rule", po::value<std::string>(),
-       "Life-like or Generations rule (B3/S23, /2/3, ...; default: the pattern's, else B3/S23), or a Wolfram "
-       "elementary rule W0..W255 on a 1D grid")
-      ("pattern", po::value<std::string>(), "initial pattern (Golly RLE, Life 1.05/1.06), placed as Golly places it")
-      ("fill", po::value<double>(), "initial random soup: each cell live with this probability (as `run --fill`)")
-      ("seed", unsigned_value<std::uint64_t>(1), "seed of --fill")
-      ("steps", unsigned_value<std::uint64_t>(100), "steps to run")
-      ("check-every", unsigned_value<std::uint64_t>(10), "compare state hashes every K steps (and at the end)")
-      ("kernels", po::value<std::string>()->default_value("graph,byte,bitpacked"),
-       "what to run, the first being the reference: graph (the graph engine), byte (a byte per cell: Life-like "
-       "and Generations, 1D/2D/3D), bitpacked (a bit per cell: two-state rules on 2D Moore grids, and the cloud "
-       "model); a kernel that cannot run the case is skipped with the reason")
-      ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")
-      ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
-      ("generations-per-pass", po::value<int>()->default_value(16),
-       "bitpacked on cuda: generations fused in one launch (1 to 32)")
-      ("golly", po::bool_switch(),
-       "also run bgolly (QuickLife, two-state rules, periodic or fixed:0 2D grids) from the same start and compare "
-       "populations at every check")
-      ("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
+  d.add_options()("help,h", "show this help")("grid", po::value<std::string>(), "grid W (1D), WxH (2D) or WxHxD (3D)")(
+      "model", po::value<std::string>()->default_value("lifelike"),
+      "lifelike (--rule), or cloud (Dobashi et al.'s clouds on a 3D grid, its own neighborhood; --param as for "
+      "`run`; --fill is the initial cld, 0 if not given)")("param", po::value<std::vector<std::string>>()->composing(),
+                                                           "cloud parameter NAME=VALUE (repeatable)")(
+      "boundary", po::value<std::string>()->default_value("periodic"),
+      "periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); cloud: default open")(
+      "neighborhood", po::value<std::string>()->default_value("moore"), "moore or vonneumann (range 1)")(
+      "rule", po::value<std::string>(),
+      "Life-like or Generations rule (B3/S23, /2/3, ...; default: the pattern's, else B3/S23), or a Wolfram "
+      "elementary rule W0..W255 on a 1D grid")(
+      "pattern", po::value<std::string>(), "initial pattern (Golly RLE, Life 1.05/1.06), placed as Golly places it")(
+      "fill", po::value<double>(), "initial random soup: each cell live with this probability (as `run --fill`)")(
+      "seed", unsigned_value<std::uint64_t>(1), "seed of --fill")("steps", unsigned_value<std::uint64_t>(100),
+                                                                  "steps to run")(
+      "check-every", unsigned_value<std::uint64_t>(10), "compare state hashes every K steps (and at the end)")(
+      "kernels", po::value<std::string>()->default_value("graph,byte,bitpacked"),
+      "what to run, the first being the reference: graph (the graph engine), byte (a byte per cell: Life-like "
+      "and Generations, 1D/2D/3D), bitpacked (a bit per cell: two-state rules on 2D Moore grids, and the cloud "
+      "model); a kernel that cannot run the case is skipped with the reason")(
+      "backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")(
+      "threads", po::value<int>()->default_value(0), "CPU threads (0: all)")(
+      "generations-per-pass", po::value<int>()->default_value(16),
+      "bitpacked on cuda: generations fused in one launch (1 to 32)")(
+      "golly", po::bool_switch(),
+      "also run bgolly (QuickLife, two-state rules, periodic or fixed:0 2D grids) from the same start and compare "
+      "populations at every check")("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
   return d;
 }
 
@@ -101,7 +99,8 @@ void read_cloud_case(const po::variables_map& vm, Case& c) {
   for (const auto& [name, value] : params) text += " " + name + "=" + value;
   const models::CloudSettings settings = models::read_cloud_params(params);
   c.cloud = true;
-  c.cloud_rule = {settings.model.extinction, settings.model.vapor, settings.model.activation, settings.hum0, settings.act0};
+  c.cloud_rule = {settings.model.extinction, settings.model.vapor, settings.model.activation, settings.hum0,
+                  settings.act0};
   c.rule_name = "cloud" + text;
   c.neighborhood_name = "cloud";
   c.grid.stencil = cloud_stencil();
@@ -112,7 +111,8 @@ Case read_case(const po::variables_map& vm) {
   if (!vm.count("grid")) throw Error("--grid WxH is required (the pattern goes on it)");
   c.grid.size = parse_grid_size(vm["grid"].as<std::string>(), &c.grid.dims);
   const std::string model = vm["model"].as<std::string>();
-  if (model != "lifelike" && model != "cloud") throw Error("--model: compare runs lifelike or cloud, not " + quoted_text(model));
+  if (model != "lifelike" && model != "cloud")
+    throw Error("--model: compare runs lifelike or cloud, not " + quoted_text(model));
   const bool cloud = model == "cloud";
   if (!cloud && vm.count("param")) throw Error("--param applies to --model cloud (lifelike rules come by --rule)");
   c.grid.boundary = parse_boundary(cloud && vm["boundary"].defaulted() ? "open" : vm["boundary"].as<std::string>());
@@ -122,9 +122,11 @@ Case read_case(const po::variables_map& vm) {
   c.neighborhood_name = neighborhood;
   if (neighborhood == "moore") c.shape.neighborhood = Neighborhood::moore;
   else if (neighborhood == "vonneumann") c.shape.neighborhood = Neighborhood::von_neumann;
-  else throw Error("--neighborhood: the dense kernels run moore or vonneumann (range 1), not " + quoted_text(neighborhood));
-  c.grid.stencil = c.shape.neighborhood == Neighborhood::moore ? moore_stencil(c.grid.dims, 1)
-                                                               : von_neumann_stencil(c.grid.dims, 1);
+  else
+    throw Error("--neighborhood: the dense kernels run moore or vonneumann (range 1), not " +
+                quoted_text(neighborhood));
+  c.grid.stencil =
+      c.shape.neighborhood == Neighborhood::moore ? moore_stencil(c.grid.dims, 1) : von_neumann_stencil(c.grid.dims, 1);
   c.shape.edge = c.grid.boundary.kind == BoundaryKind::periodic ? Edge::periodic
                  : c.grid.boundary.kind == BoundaryKind::fixed  ? Edge::fixed
                                                                 : Edge::reflective;
@@ -138,7 +140,8 @@ Case read_case(const po::variables_map& vm) {
   }
 
   if (vm.count("pattern") && vm.count("fill")) throw Error("choose one initial state: --fill or --pattern");
-  if (!vm.count("pattern") && !vm.count("fill")) throw Error("an initial state is required: --fill DENSITY or --pattern FILE");
+  if (!vm.count("pattern") && !vm.count("fill"))
+    throw Error("an initial state is required: --fill DENSITY or --pattern FILE");
   if (vm.count("pattern")) {
     if (c.grid.dims != 2) throw Error("--pattern needs a 2D grid");
     c.pattern = read_pattern_file(vm["pattern"].as<std::string>());
@@ -146,7 +149,7 @@ Case read_case(const po::variables_map& vm) {
     c.density = vm["fill"].as<double>();
     if (!(c.density >= 0 && c.density <= 1)) throw Error("--fill must be a density from 0 to 1");
   }
-  c.rule_name = vm.count("rule") ? vm["rule"].as<std::string>()
+  c.rule_name = vm.count("rule")                        ? vm["rule"].as<std::string>()
                 : c.pattern && !c.pattern->rule.empty() ? c.pattern->rule
                                                         : "B3/S23";
   c.elementary = parse_elementary_rule(c.rule_name, c.wolfram);
@@ -169,7 +172,8 @@ std::string boundary_text(const Boundary& b) {
 std::vector<std::uint8_t> pattern_states(const Case& c) {
   std::uint64_t dropped = 0;
   const std::vector<std::uint32_t> placed = place_pattern(*c.pattern, c.grid, &dropped);
-  if (dropped) std::cerr << "cellgraph compare: " << dropped << " pattern cells fall outside the grid and are dropped\n";
+  if (dropped)
+    std::cerr << "cellgraph compare: " << dropped << " pattern cells fall outside the grid and are dropped\n";
   std::vector<std::uint8_t> states(placed.size());
   for (std::size_t i = 0; i < placed.size(); ++i) {
     if (placed[i] > 255) throw Error("pattern state " + std::to_string(placed[i]) + " is above 255");
@@ -198,8 +202,10 @@ std::vector<Entry> make_entries(const Case& c, const std::string& list, Device d
     if (kind != "graph" && kind != "byte" && kind != "bitpacked")
       throw Error("--kernels: unknown kernel " + quoted_text(kind) + " (graph, byte, bitpacked)");
     if (c.cloud) {
-      if (kind == "byte") notes.push_back("byte: skipped: the cloud model runs on the graph engine and the bit-packed kernel");
-      else if (kind == "graph") entries.push_back({kind, make_graph_cloud_automaton(device, c.shape, c.cloud_rule, options.threads)});
+      if (kind == "byte")
+        notes.push_back("byte: skipped: the cloud model runs on the graph engine and the bit-packed kernel");
+      else if (kind == "graph")
+        entries.push_back({kind, make_graph_cloud_automaton(device, c.shape, c.cloud_rule, options.threads)});
       else entries.push_back({kind, make_cloud_automaton(device, c.shape, c.cloud_rule, options)});
       continue;
     }
@@ -316,11 +322,12 @@ GollyRun run_golly(const Case& c, const std::vector<std::uint8_t>& initial, std:
 
 int compare_command(const Args& args) {
   po::variables_map vm;
-  if (!parse_options(args, compare_options(),
-                     "usage: cellgraph compare --grid WxH (--fill D | --pattern FILE) [--rule R] [--steps N] "
-                     "[--check-every K] [--kernels graph,byte,bitpacked] [--backend cpu|cuda] [--golly]\n"
-                     "       cellgraph compare --model cloud --grid WxHxD [--param NAME=VALUE ...] [--fill D] [--steps N] ...",
-                     vm))
+  if (!parse_options(
+          args, compare_options(),
+          "usage: cellgraph compare --grid WxH (--fill D | --pattern FILE) [--rule R] [--steps N] "
+          "[--check-every K] [--kernels graph,byte,bitpacked] [--backend cpu|cuda] [--golly]\n"
+          "       cellgraph compare --model cloud --grid WxHxD [--param NAME=VALUE ...] [--fill D] [--steps N] ...",
+          vm))
     return 0;
   const Case c = read_case(vm);
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
@@ -341,8 +348,9 @@ int compare_command(const Args& args) {
 
   // The graph engine holds the grid's compiled layout; the dense kernels start from a byte a cell.
   if (vm["kernels"].as<std::string>().find("graph") != std::string::npos) check_grid_memory(c.grid);
-  else check_memory(2 * c.grid.cell_count(), "--grid " + vm["grid"].as<std::string>() + " (" +
-                                                std::to_string(c.grid.cell_count()) + " cells)");
+  else
+    check_memory(2 * c.grid.cell_count(),
+                 "--grid " + vm["grid"].as<std::string>() + " (" + std::to_string(c.grid.cell_count()) + " cells)");
   std::vector<std::string> notes;
   std::vector<Entry> entries = make_entries(c, vm["kernels"].as<std::string>(), gpu ? Device::cuda : Device::cpu,
                                             options, vm["golly"].as<bool>(), notes);
@@ -359,12 +367,14 @@ int compare_command(const Args& args) {
 #endif
   } else {
     ceiling = host_copy_bandwidth(threads);
-    machine = "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " + three_digits(ceiling / 1e9) + " GB/s";
+    machine = "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " +
+              three_digits(ceiling / 1e9) + " GB/s";
   }
   const std::uint64_t cells = c.shape.cell_count();
   std::cout << "compare " << c.rule_name << " on " << vm["grid"].as<std::string>() << " " << c.neighborhood_name << " "
             << boundary_text(c.grid.boundary) << " (" << cells << " cells), "
-            << (c.pattern ? "pattern " + vm["pattern"].as<std::string>() : "fill " + three_digits(c.density) + " seed " + std::to_string(c.seed))
+            << (c.pattern ? "pattern " + vm["pattern"].as<std::string>()
+                          : "fill " + three_digits(c.density) + " seed " + std::to_string(c.seed))
             << ", " << steps << " steps; " << machine << "\n";
   for (const std::string& note : notes) std::cout << "note: " << note << "\n";
 
@@ -415,24 +425,28 @@ int compare_command(const Args& args) {
   }
 
   // The table.
-  auto rate_of = [&](const Entry& e) { return e.seconds > 0 ? double(cells) * double(e.timed_steps) / e.seconds : 0.0; };
+  auto rate_of = [&](const Entry& e) {
+    return e.seconds > 0 ? double(cells) * double(e.timed_steps) / e.seconds : 0.0;
+  };
   double graph_rate = 0;
   for (const Entry& e : entries)
     if (e.kind == "graph") graph_rate = rate_of(e);
-  if (markdown) std::cout << "\n| kernel | cell updates/s | bytes/update | % of copy | vs graph engine |\n|---|---|---|---|---|\n";
+  if (markdown)
+    std::cout << "\n| kernel | cell updates/s | bytes/update | % of copy | vs graph engine |\n|---|---|---|---|---|\n";
   auto row = [&](const std::string& name, double rate, double bytes) {
     const std::string percent = bytes > 0 ? three_digits(100 * rate * bytes / ceiling) : "-";
     const std::string ratio = graph_rate > 0 ? three_digits(rate / graph_rate) + "x" : "-";
     if (markdown)
-      std::cout << "| " << name << " | " << three_digits(rate) << " | " << (bytes > 0 ? three_digits(bytes) : "-") << " | " << percent
-                << " | " << ratio << " |\n";
+      std::cout << "| " << name << " | " << three_digits(rate) << " | " << (bytes > 0 ? three_digits(bytes) : "-")
+                << " | " << percent << " | " << ratio << " |\n";
     else
-      std::cout << std::left << std::setw(64) << name << std::right << std::setw(10) << three_digits(rate) << " updates/s  "
-                << std::setw(7) << (bytes > 0 ? three_digits(bytes) : "-") << " B/update  " << std::setw(5) << percent
-                << "% of copy  " << std::setw(7) << ratio << " vs graph engine\n";
+      std::cout << std::left << std::setw(64) << name << std::right << std::setw(10) << three_digits(rate)
+                << " updates/s  " << std::setw(7) << (bytes > 0 ? three_digits(bytes) : "-") << " B/update  "
+                << std::setw(5) << percent << "% of copy  " << std::setw(7) << ratio << " vs graph engine\n";
   };
   for (const Entry& e : entries) row(e.automaton->name(), rate_of(e), e.automaton->bytes_per_update());
-  if (golly && golly->seconds > 0) row("bgolly QuickLife (1 thread)", double(cells) * double(steps) / golly->seconds, 0);
+  if (golly && golly->seconds > 0)
+    row("bgolly QuickLife (1 thread)", double(cells) * double(steps) / golly->seconds, 0);
   std::cout << "timed: advance() over steps " << (steps > every ? every : 0) << ".." << steps
             << " (the first chunk warms up; hashing not timed)"
             << (golly ? "; bgolly: its own timestamps from generation 0 to " + std::to_string(steps) : "") << "\n";

@@ -21,8 +21,8 @@ int compile_command(const Args& args) {
             << "  vertices          " << r.vertices << "\n"
             << "  list entries      " << r.edges << (layout.slotted ? " (grid slots)" : " (each edge twice)") << "\n"
             << "  degree            " << r.min_degree << " .. " << r.max_degree << "\n"
-            << "  slices of 32      " << r.slices << " (" << r.hub_slices << " hub slices, "
-            << r.hub_vertices << " hub vertices of degree >= " << layout.hub_degree << ", " << r.giant_hubs
+            << "  slices of 32      " << r.slices << " (" << r.hub_slices << " hub slices, " << r.hub_vertices
+            << " hub vertices of degree >= " << layout.hub_degree << ", " << r.giant_hubs
             << " giant hubs of degree >= " << layout.giant_degree << ")\n"
             << "  stored entries    " << r.stored << "\n"
             << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n"
@@ -49,7 +49,8 @@ int models_command(const Args& args) {
     std::cout << m.name << "\n  " << m.summary << "\n";
     if (!m.state_names.empty()) {
       std::cout << "  states:";
-      for (std::size_t s = 0; s < m.state_names.size(); ++s) std::cout << " " << s << " " << m.state_names[s] << (s + 1 < m.state_names.size() ? "," : "\n");
+      for (std::size_t s = 0; s < m.state_names.size(); ++s)
+        std::cout << " " << s << " " << m.state_names[s] << (s + 1 < m.state_names.size() ? "," : "\n");
     }
     std::cout << "  update (default): " << update_rule_text(m.default_update) << "\n";
     for (const models::ParamInfo& p : m.params)

@@ -2,10 +2,10 @@
 // message on stderr and exit status 1; an unknown command exits with 2.
 #include <exception>
 #include <fstream>
-#include <iterator>
-#include <sstream>
 #include <iostream>
+#include <iterator>
 #include <map>
+#include <sstream>
 
 #include "cellgraph/digest.hpp"
 #include "cellgraph/error.hpp"
@@ -72,9 +72,13 @@ void agree_on_arguments(const std::string& command, const cellgraph::cli::Args& 
 
 int main(int argc, char** argv) {
   using namespace cellgraph::cli;
-  const std::map<std::string, int (*)(const Args&)> commands = {
-      {"run", run_command}, {"compile", compile_command}, {"bench", bench_command}, {"models", models_command},
-      {"compare", compare_command}, {"partition", partition_command}, {"perfmodel", perfmodel_command}};
+  const std::map<std::string, int (*)(const Args&)> commands = {{"run", run_command},
+                                                                {"compile", compile_command},
+                                                                {"bench", bench_command},
+                                                                {"models", models_command},
+                                                                {"compare", compare_command},
+                                                                {"partition", partition_command},
+                                                                {"perfmodel", perfmodel_command}};
   if (argc < 2) {
     std::cerr << kUsage;
     return 2;

@@ -60,8 +60,9 @@ bool read_config_line(const std::string& path, std::size_t number, const std::st
   if (key == "config") throw ParseError(path, number, "config files cannot include others");
   const po::option_description* known = desc.find_nothrow(key, false);
   if (!known)
-    throw ParseError(path, number,
-                     "unknown key " + quoted_text(key) + " (keys are the command's options without dashes; see --help)");
+    throw ParseError(
+        path, number,
+        "unknown key " + quoted_text(key) + " (keys are the command's options without dashes; see --help)");
   // On/off flags take true/false (yes/no, 1/0) in a file.
   const bool flag = known->semantic()->max_tokens() == 0;
   if (flag) {
@@ -99,8 +100,8 @@ void read_config(const std::string& path, const po::options_description& desc, p
     const std::string origin = origin_key(line.key, line.value);
     if (const auto [at, first] = first_line.emplace(origin, number);
         !first && (line.key == "param" || !repeatable(desc, line.key)))
-      throw ParseError(path, number, quoted_text(origin) + " is given twice: on line " + std::to_string(at->second) +
-                                         " and here");
+      throw ParseError(path, number,
+                       quoted_text(origin) + " is given twice: on line " + std::to_string(at->second) + " and here");
     // Flags given on the command line are already stored and win over the file.
     const bool from_command_line = line.key != "param" && vm.count(line.key) && !vm[line.key].defaulted();
     if (!from_command_line) origins.emplace(origin, ConfigOrigin{path, number});
@@ -144,8 +145,7 @@ bool parse_options(const Args& args, const po::options_description& desc, const 
       std::cout << usage << "\n\n" << desc << "\n";
       return false;
     }
-    if (desc.find_nothrow("config", false) && vm.count("config"))
-      read_config(vm["config"].as<std::string>(), desc, vm);
+    if (desc.find_nothrow("config", false) && vm.count("config")) read_config(vm["config"].as<std::string>(), desc, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw Error(e.what());
@@ -155,40 +155,34 @@ bool parse_options(const Args& args, const po::options_description& desc, const 
 
 po::options_description source_options() {
   po::options_description d("Source (one of --grid/--pattern, --graph, --mesh, --generate)");
-  d.add_options()
-      ("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")
-      ("neighborhood", po::value<std::string>()->default_value("moore"),
-       "grid stencil: moore[:r], vonneumann[:r], hex (2D), cloud (3D: Dobashi et al.'s, the cloud model's "
-       "default), custom:dx,dy[,dz];... (slot k of a cell = k-th offset; moore/vonneumann/cloud list offsets "
-       "in raster order)")
-      ("boundary", po::value<std::string>()->default_value("periodic"),
-       "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); "
-       "the cloud model's default: open")
-      ("pattern", po::value<std::string>(),
-       "initial pattern for a 2D grid: Golly RLE, Life 1.05/1.06, placed as Golly places it "
-       "on a bounded grid; its rule is used unless --rule is given")
-      ("graph", po::value<std::string>(),
-       "graph file: METIS .graph, Matrix Market .mtx, or an edge list")
-      ("mesh", po::value<std::string>(),
-       "mesh file: Gmsh .msh (2.2, 4.1; ASCII, binary), METIS .mesh, VTK .vtk/.vtu")
-      ("mesh-graph", po::value<std::string>()->default_value("dual"),
-       "cells of a mesh run: dual (elements; neighbors share a face) or nodal (nodes; neighbors share an element)")
-      ("element-dim", po::value<int>()->default_value(-1),
-       "mesh elements of this dimension (1 lines, 2 surfaces, 3 volumes); -1: the highest in the file")
-      ("ncommon", po::value<int>()->default_value(0),
-       "dual graph: elements sharing at least this many nodes are neighbors; 0: a whole face")
-      ("generate", po::value<std::string>(),
-       "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like), "
-       "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs) or er:N[:mean_degree] "
-       "(Erdos-Renyi); seeded by --graph-seed")
-      ("graph-seed", unsigned_value<std::uint64_t>(1), "seed of --generate")
-      ("format", po::value<std::string>()->default_value("auto"),
-       "graph file format: auto, metis, mtx, edges")
-      ("base", po::value<int>()->default_value(-1),
-       "edge-list vertex numbering: 0, 1, or -1 to detect (0 if any id is 0)")
-      ("max-memory", po::value<std::string>(),
-       "refuse a source whose run would need more memory than this (512M, 8G, 1.5T; powers of 1024), before "
-       "allocating it; default: the memory this machine has available");
+  d.add_options()("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")(
+      "neighborhood", po::value<std::string>()->default_value("moore"),
+      "grid stencil: moore[:r], vonneumann[:r], hex (2D), cloud (3D: Dobashi et al.'s, the cloud model's "
+      "default), custom:dx,dy[,dz];... (slot k of a cell = k-th offset; moore/vonneumann/cloud list offsets "
+      "in raster order)")("boundary", po::value<std::string>()->default_value("periodic"),
+                          "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); "
+                          "the cloud model's default: open")(
+      "pattern", po::value<std::string>(),
+      "initial pattern for a 2D grid: Golly RLE, Life 1.05/1.06, placed as Golly places it "
+      "on a bounded grid; its rule is used unless --rule is given")(
+      "graph", po::value<std::string>(), "graph file: METIS .graph, Matrix Market .mtx, or an edge list")(
+      "mesh", po::value<std::string>(), "mesh file: Gmsh .msh (2.2, 4.1; ASCII, binary), METIS .mesh, VTK .vtk/.vtu")(
+      "mesh-graph", po::value<std::string>()->default_value("dual"),
+      "cells of a mesh run: dual (elements; neighbors share a face) or nodal (nodes; neighbors share an element)")(
+      "element-dim", po::value<int>()->default_value(-1),
+      "mesh elements of this dimension (1 lines, 2 surfaces, 3 volumes); -1: the highest in the file")(
+      "ncommon", po::value<int>()->default_value(0),
+      "dual graph: elements sharing at least this many nodes are neighbors; 0: a whole face")(
+      "generate", po::value<std::string>(),
+      "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like), "
+      "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs) or er:N[:mean_degree] "
+      "(Erdos-Renyi); seeded by --graph-seed")("graph-seed", unsigned_value<std::uint64_t>(1), "seed of --generate")(
+      "format", po::value<std::string>()->default_value("auto"), "graph file format: auto, metis, mtx, edges")(
+      "base", po::value<int>()->default_value(-1),
+      "edge-list vertex numbering: 0, 1, or -1 to detect (0 if any id is 0)")(
+      "max-memory", po::value<std::string>(),
+      "refuse a source whose run would need more memory than this (512M, 8G, 1.5T; powers of 1024), before "
+      "allocating it; default: the memory this machine has available");
   return d;
 }
 
@@ -231,7 +225,9 @@ void set_pattern_rule_use(const po::variables_map& vm, const models::ModelInfo* 
   if (params.count("rule") || params.count("file")) return;
   const models::RuleUse use = rule_use(vm);
   if (use != models::RuleUse::ignored)
-    s.check_pattern_rule = [use](const std::string& rule, const std::string& dirs) { models::check_rule(rule, use, dirs); };
+    s.check_pattern_rule = [use](const std::string& rule, const std::string& dirs) {
+      models::check_rule(rule, use, dirs);
+    };
   if (params.count("dir")) s.golly_rule_dirs = params.at("dir");
 }
 
@@ -259,9 +255,9 @@ SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* mod
   return naming_config_origin(vm, [&] {
     SourceSpec s;
     if (vm.count("max-memory"))
-      set_memory_limit(parsing_option("max-memory", [&] { return parse_byte_size(vm["max-memory"].as<std::string>()); }));
-    else
-      set_memory_limit(0);
+      set_memory_limit(
+          parsing_option("max-memory", [&] { return parse_byte_size(vm["max-memory"].as<std::string>()); }));
+    else set_memory_limit(0);
     if (vm.count("grid")) s.grid = vm["grid"].as<std::string>();
     s.neighborhood = vm["neighborhood"].as<std::string>();
     s.boundary = vm["boundary"].as<std::string>();
@@ -300,19 +296,18 @@ SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* mod
 
 po::options_description layout_options() {
   po::options_description d("Compiled layout");
-  d.add_options()
-      ("order", po::value<std::string>()->default_value("input"),
-       "vertex order within the degree-sort windows: input (the file's ids), hilbert (along a "
-       "Hilbert curve through the coordinates of a mesh or rgg) or rcm (reverse Cuthill-McKee)")
-      ("sort-window", unsigned_value<std::uint32_t>(CompileOptions{}.sort_window),
-       "vertices are sorted by degree within windows of this many (locality vs padding)")
-      ("degree-quantum", unsigned_value<std::uint32_t>(1),
-       "sort by degree rounded up to a multiple of this (coarser: better locality, more padding)")
-      ("hub-degree", unsigned_value<std::uint32_t>(0),
-       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean), on graphs under "
-       "2^20 vertices 1 + max(24, 2 x mean rounded down to a multiple of 8)")
-      ("giant-degree", unsigned_value<std::uint32_t>(0),
-       "hubs of at least this degree are walked by a whole block; 0: max(1024, 32 x mean)");
+  d.add_options()("order", po::value<std::string>()->default_value("input"),
+                  "vertex order within the degree-sort windows: input (the file's ids), hilbert (along a "
+                  "Hilbert curve through the coordinates of a mesh or rgg) or rcm (reverse Cuthill-McKee)")(
+      "sort-window", unsigned_value<std::uint32_t>(CompileOptions{}.sort_window),
+      "vertices are sorted by degree within windows of this many (locality vs padding)")(
+      "degree-quantum", unsigned_value<std::uint32_t>(1),
+      "sort by degree rounded up to a multiple of this (coarser: better locality, more padding)")(
+      "hub-degree", unsigned_value<std::uint32_t>(0),
+      "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean), on graphs under "
+      "2^20 vertices 1 + max(24, 2 x mean rounded down to a multiple of 8)")(
+      "giant-degree", unsigned_value<std::uint32_t>(0),
+      "hubs of at least this degree are walked by a whole block; 0: max(1024, 32 x mean)");
   return d;
 }
 
@@ -336,16 +331,16 @@ CompileOptions compile_options(const po::variables_map& vm) {
 
 po::options_description model_options() {
   po::options_description d("Model");
-  d.add_options()
-      ("model", po::value<std::string>()->default_value("lifelike"),
-       "model name (see `cellgraph models`); left out, golly when the rule names a Golly rule file")
-      ("rule", po::value<std::string>(),
-       "the model's rule (lifelike: B3/S23, /2/3, highlife, ...; golly: a .rule file's name, WireWorld)")
-      ("param", po::value<std::vector<std::string>>()->composing(),
-       "model parameter NAME=VALUE (repeatable; a name's first value counts, the command line's before a config file's)")
-      ("update", po::value<std::string>(),
-       "how a step updates the cells: sync (all at once), colored (color classes in turn, in place: "
-       "asynchronous), or alpha:A (each cell with probability A); default: the model's (sync; ising: colored)");
+  d.add_options()("model", po::value<std::string>()->default_value("lifelike"),
+                  "model name (see `cellgraph models`); left out, golly when the rule names a Golly rule file")(
+      "rule", po::value<std::string>(),
+      "the model's rule (lifelike: B3/S23, /2/3, highlife, ...; golly: a .rule file's name, WireWorld)")(
+      "param", po::value<std::vector<std::string>>()->composing(),
+      "model parameter NAME=VALUE (repeatable; a name's first value counts, the command line's before a config "
+      "file's)")(
+      "update", po::value<std::string>(),
+      "how a step updates the cells: sync (all at once), colored (color classes in turn, in place: "
+      "asynchronous), or alpha:A (each cell with probability A); default: the model's (sync; ising: colored)");
   return d;
 }
 
@@ -375,20 +370,20 @@ UpdateRule update_rule(const po::variables_map& vm, const models::ModelInfo& mod
 
 po::options_description backend_options() {
   po::options_description d("Backend");
-  d.add_options()
-      ("backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")
-      ("threads", po::value<int>()->default_value(0), "CPU threads (0: all)")
-      ("seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)")
-      ("signal-bits", po::value<std::string>()->default_value("auto"),
-       "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off")
-      ("l2-residency", po::value<std::string>()->default_value("auto"),
-       "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off")
-      ("fused-sweep", po::value<std::string>()->default_value("auto"),
-       "cuda: run a sweep's hubs and ordinary vertices as one kernel launch: auto (graphs, or a rank's part, with "
-       "hubs under 2^20 vertices), on, off (movable runs have kernels of their own)")
-      ("halo", po::value<std::string>()->default_value("auto"),
-       "cuda under mpirun: trade the halo device to device (each GPU writes into its peers' memory, ranks on one "
-       "host) or through host memory and MPI: auto (device where every GPU maps the others'), device, host");
+  d.add_options()("backend", po::value<std::string>()->default_value("auto"),
+                  "cpu, cuda, or auto (cuda when there is a GPU)")("threads", po::value<int>()->default_value(0),
+                                                                   "CPU threads (0: all)")(
+      "seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)")(
+      "signal-bits", po::value<std::string>()->default_value("auto"),
+      "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off")(
+      "l2-residency", po::value<std::string>()->default_value("auto"),
+      "cuda: keep the state neighbors are read from in the L2 cache's persisting part where it fits: auto, off")(
+      "fused-sweep", po::value<std::string>()->default_value("auto"),
+      "cuda: run a sweep's hubs and ordinary vertices as one kernel launch: auto (graphs, or a rank's part, with "
+      "hubs under 2^20 vertices), on, off (movable runs have kernels of their own)")(
+      "halo", po::value<std::string>()->default_value("auto"),
+      "cuda under mpirun: trade the halo device to device (each GPU writes into its peers' memory, ranks on one "
+      "host) or through host memory and MPI: auto (device where every GPU maps the others'), device, host");
   return d;
 }
 

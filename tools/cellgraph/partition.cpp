@@ -1,8 +1,8 @@
 // cellgraph partition (METIS k-way or block; .part files and a report), and the set-up of a
 // partitioned run: this rank's part, compiled with its halo, behind a PartitionedSimulation.
+#include <omp.h>
 #include <algorithm>
 #include <iomanip>
-#include <omp.h>
 #include <iostream>
 
 #include "cellgraph/coloring.hpp"
@@ -18,16 +18,17 @@
 namespace cellgraph::cli {
 po::options_description partition_method_options() {
   po::options_description d("Partitioning");
-  d.add_options()
-      ("method", po::value<std::string>(), "metis (k-way) or block (vertex v in part v * parts / n: slabs of a grid); "
-                                           "default: block for grids, metis otherwise")
-      ("objective", po::value<std::string>()->default_value("cut"), "METIS minimizes the edge cut (cut) or the communication volume (volume)")
-      ("balance", po::value<std::string>()->default_value("work"),
-       "METIS keeps within the imbalance the parts' work (a vertex weighs 1 + its neighbor entries: a step's reads, "
-       "which a graph with hubs concentrates) or their cells (cells)")
-      ("imbalance", po::value<double>()->default_value(1.03), "METIS: largest part at most this times the mean part")
-      ("contiguous", po::bool_switch(), "METIS: every part connected")
-      ("partition-seed", unsigned_value<std::uint64_t>(1), "METIS's random seed");
+  d.add_options()("method", po::value<std::string>(),
+                  "metis (k-way) or block (vertex v in part v * parts / n: slabs of a grid); "
+                  "default: block for grids, metis otherwise")(
+      "objective", po::value<std::string>()->default_value("cut"),
+      "METIS minimizes the edge cut (cut) or the communication volume (volume)")(
+      "balance", po::value<std::string>()->default_value("work"),
+      "METIS keeps within the imbalance the parts' work (a vertex weighs 1 + its neighbor entries: a step's reads, "
+      "which a graph with hubs concentrates) or their cells (cells)")(
+      "imbalance", po::value<double>()->default_value(1.03), "METIS: largest part at most this times the mean part")(
+      "contiguous", po::bool_switch(), "METIS: every part connected")(
+      "partition-seed", unsigned_value<std::uint64_t>(1), "METIS's random seed");
   return d;
 }
 
@@ -68,8 +69,9 @@ void print_report(const PartitionReport& r, std::uint64_t edges) {
 
 po::options_description run_partition_options() {
   po::options_description d("Partitioned runs (mpirun -np N cellgraph run ...: one part per rank)");
-  d.add_options()("partition", po::value<std::string>(),
-                  "METIS .part file with N parts (from `cellgraph partition`); without it each run partitions its source");
+  d.add_options()(
+      "partition", po::value<std::string>(),
+      "METIS .part file with N parts (from `cellgraph partition`); without it each run partitions its source");
   d.add(partition_method_options());
   return d;
 }
@@ -107,7 +109,8 @@ SimulationOptions rank_options(SimulationOptions options) {
   // the cores (oversubscribed OpenMP threads spin against each other).
   if (options.backend == BackendKind::cuda) use_cuda_device(mpi::local_rank() % std::max(1, cuda_device_count()));
   if (options.threads == 0) options.threads = std::max(1, omp_get_num_procs() / mpi::local_size());
-  options.halo = std::make_shared<mpi::Transport>(options.backend == BackendKind::cuda && ranks_map_each_others_devices());
+  options.halo =
+      std::make_shared<mpi::Transport>(options.backend == BackendKind::cuda && ranks_map_each_others_devices());
   return options;
 }
 
@@ -124,7 +127,8 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
   } else {
     partition = partition_for_ranks(g, partition_options_from(vm, source));
   }
-  return make_part_simulation(g, partition, compile_rank_part(g, partition, compile_options(vm)), model, params, options);
+  return make_part_simulation(g, partition, compile_rank_part(g, partition, compile_options(vm)), model, params,
+                              options);
 }
 
 std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vector<std::uint32_t>& partition,
@@ -137,13 +141,14 @@ std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vect
     for (std::uint32_t v = 0; v < layout->num_vertices; ++v) options.colors.push_back(colors[layout->local_to_user[v]]);
     options.color_count = colors.empty() ? 0 : *std::max_element(colors.begin(), colors.end()) + 1;
   }
-  return std::make_unique<PartitionedSimulation>(model.make(params, layout, options), partition, std::uint32_t(mpi::size()));
+  return std::make_unique<PartitionedSimulation>(model.make(params, layout, options), partition,
+                                                 std::uint32_t(mpi::size()));
 }
 
 int partition_command(const Args& args) {
   po::options_description d("cellgraph partition");
-  d.add_options()("help,h", "show this help")(
-      "config", po::value<std::string>(), "INI file of these options (key = value); flags override it")(
+  d.add_options()("help,h", "show this help")("config", po::value<std::string>(),
+                                              "INI file of these options (key = value); flags override it")(
       "parts", unsigned_value<std::uint32_t>(0), "number of parts (one per MPI rank or GPU)")(
       "out", po::value<std::string>(), "write the partition here (METIS .part: line i = part of vertex i)");
   d.add(source_options()).add(partition_method_options());

@@ -36,8 +36,8 @@ void check_pictures(const PictureOptions& options, const Source& source);
 class Pictures {
  public:
   // Frames are taken at multiples of every() from first_step to last_step, and at both ends.
-  Pictures(const PictureOptions& options, const Source& source, std::uint32_t num_states,
-           std::uint64_t first_step, std::uint64_t last_step);
+  Pictures(const PictureOptions& options, const Source& source, std::uint32_t num_states, std::uint64_t first_step,
+           std::uint64_t last_step);
 
   std::uint64_t every() const { return series_ ? every_ : 0; }  // 0: no frames wanted
   bool wants(std::uint64_t step) const {
@@ -56,7 +56,7 @@ class Pictures {
   std::uint32_t num_states_;
   StatePalette palette_;
   std::int64_t grid_width_ = 0, grid_height_ = 0;  // 2D grids; otherwise grid3d_ or raster_
-  std::optional<GridSpec> grid3d_;                  // 3D grids: top views
+  std::optional<GridSpec> grid3d_;                 // 3D grids: top views
   std::optional<CellRaster> raster_;
   std::uint64_t every_, first_step_, last_step_;
   bool series_;

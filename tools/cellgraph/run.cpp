@@ -30,36 +30,38 @@ namespace {
 
 po::options_description run_options() {
   po::options_description d("cellgraph run");
-  d.add_options()("help,h", "show this help")(
-      "config", po::value<std::string>(), "INI file of these options (key = value); flags override it");
+  d.add_options()("help,h", "show this help")("config", po::value<std::string>(),
+                                              "INI file of these options (key = value); flags override it");
   d.add(source_options()).add(model_options()).add(backend_options()).add(layout_options());
   po::options_description init("Initial state (one of)");
-  init.add_options()
-      ("fill", po::value<double>(), "random: each cell live (state 1) with this probability, keyed by --seed")
-      ("fill-count", unsigned_value<std::uint64_t>(0), "random: exactly this many cells in state 1 (say, initially infected)")
-      ("cells", po::value<std::string>(), "these user ids in state 1, the rest 0: 0,17,42")
-      ("states", po::value<std::string>(), "per-vertex state file: one integer per line, in user ids");
+  init.add_options()("fill", po::value<double>(),
+                     "random: each cell live (state 1) with this probability, keyed by --seed")(
+      "fill-count", unsigned_value<std::uint64_t>(0),
+      "random: exactly this many cells in state 1 (say, initially infected)")(
+      "cells", po::value<std::string>(), "these user ids in state 1, the rest 0: 0,17,42")(
+      "states", po::value<std::string>(), "per-vertex state file: one integer per line, in user ids");
   po::options_description out("Steps and outputs");
-  out.add_options()
-      ("steps", unsigned_value<std::uint64_t>(100),
-       "steps to run (at most 2^32 - 1). Ctrl-C or SIGTERM stops the run after its step, writing the statistics so "
-       "far and the checkpoint (exit status 130 or 143)")
-      ("stats", po::value<std::string>(),
-       "CSV of the population per state (step,state_0,state_1,... or the model's state names: S,I,R) "
-       "and the model's observables (ising: magnetization,energy per site)")
-      ("stats-every", unsigned_value<std::uint64_t>(1), "statistics every K steps (and the last)")
-      ("rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")
-      ("states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")
-      ("vtk", po::value<std::string>(),
-       "ParaView time series BASE: BASE_<step>.vti (grids) or .vtu (meshes, graphs with coordinates) "
-       "and the index BASE.pvd")
-      ("vtk-every", unsigned_value<std::uint64_t>(0), "VTK snapshot every K steps (0: first and last only)")
-      ("progress", po::bool_switch(), "show a progress line even when stderr is not a terminal")
-      ("checkpoint", po::value<std::string>(), "checkpoint file, rewritten (atomically) every --checkpoint-every steps and at the end")
-      ("checkpoint-every", unsigned_value<std::uint64_t>(0), "steps between checkpoints (0: only at the end)")
-      ("restart", po::value<std::string>(),
-       "continue from a checkpoint written by a run with the same source, model and parameters; "
-       "--steps is the total, counted from the first run's start");
+  out.add_options()(
+      "steps", unsigned_value<std::uint64_t>(100),
+      "steps to run (at most 2^32 - 1). Ctrl-C or SIGTERM stops the run after its step, writing the statistics so "
+      "far and the checkpoint (exit status 130 or 143)")(
+      "stats", po::value<std::string>(),
+      "CSV of the population per state (step,state_0,state_1,... or the model's state names: S,I,R) "
+      "and the model's observables (ising: magnetization,energy per site)")(
+      "stats-every", unsigned_value<std::uint64_t>(1), "statistics every K steps (and the last)")(
+      "rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")(
+      "states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")(
+      "vtk", po::value<std::string>(),
+      "ParaView time series BASE: BASE_<step>.vti (grids) or .vtu (meshes, graphs with coordinates) "
+      "and the index BASE.pvd")("vtk-every", unsigned_value<std::uint64_t>(0),
+                                "VTK snapshot every K steps (0: first and last only)")(
+      "progress", po::bool_switch(), "show a progress line even when stderr is not a terminal")(
+      "checkpoint", po::value<std::string>(),
+      "checkpoint file, rewritten (atomically) every --checkpoint-every steps and at the end")(
+      "checkpoint-every", unsigned_value<std::uint64_t>(0), "steps between checkpoints (0: only at the end)")(
+      "restart", po::value<std::string>(),
+      "continue from a checkpoint written by a run with the same source, model and parameters; "
+      "--steps is the total, counted from the first run's start");
   d.add(init).add(out).add(picture_options()).add(run_partition_options()).add(movable_options());
   return d;
 }
@@ -75,8 +77,12 @@ void check_files(const po::variables_map& vm, const Outputs& o) {
   FilePlan plan;
   for (const char* option : {"config", "graph", "mesh", "pattern", "states", "restart", "partition"})
     if (vm.count(option)) plan.reads(vm[option].as<std::string>(), std::string("--") + option);
-  for (const auto& [option, path] : {std::pair{"--stats", o.stats}, {"--rle", o.rle}, {"--states-out", o.states},
-                                     {"--checkpoint", o.checkpoint}, {"--png", o.pictures.png}, {"--gif", o.pictures.gif}})
+  for (const auto& [option, path] : {std::pair{"--stats", o.stats},
+                                     {"--rle", o.rle},
+                                     {"--states-out", o.states},
+                                     {"--checkpoint", o.checkpoint},
+                                     {"--png", o.pictures.png},
+                                     {"--gif", o.pictures.gif}})
     plan.writes(path, option);
   if (!o.vtk.empty()) {
     plan.writes(o.vtk + ".pvd", "--vtk");
@@ -166,7 +172,8 @@ std::string parameters_text(const models::ModelInfo& model, models::Params param
 void check_restart(const Checkpoint& c, const std::string& path, const std::string& model, const std::string& params,
                    const Source& source, SimulationOptions& options, bool seed_defaulted) {
   auto refuse = [&](const std::string& what, const std::string& theirs, const std::string& ours) {
-    throw Error("--restart " + path + ": the checkpoint's " + what + " is " + quoted_text(theirs) + ", this run's is " + quoted_text(ours));
+    throw Error("--restart " + path + ": the checkpoint's " + what + " is " + quoted_text(theirs) + ", this run's is " +
+                quoted_text(ours));
   };
   if (c.model != model) refuse("model", c.model, model);
   if (c.parameters != params) refuse("parameters", c.parameters, params);
@@ -193,8 +200,8 @@ std::vector<VtkNamedArray> vtk_further_variables(const Simulation& sim, const mo
   if (model.variable_names.size() < 2) return {};
   std::vector<std::vector<std::uint8_t>> variables = sim.export_state();
   if (variables.size() != model.variable_names.size())
-    throw Error("model " + model.name + " names " + std::to_string(model.variable_names.size()) + " variables but has " +
-                std::to_string(variables.size()));
+    throw Error("model " + model.name + " names " + std::to_string(model.variable_names.size()) +
+                " variables but has " + std::to_string(variables.size()));
   std::vector<VtkNamedArray> more;
   for (std::size_t i = 1; i < variables.size(); ++i) more.push_back({model.variable_names[i], std::move(variables[i])});
   return more;
@@ -237,27 +244,33 @@ void agree_on_initial_state(const std::string& what, const std::vector<std::vect
 Checkpoint restart_point(const po::variables_map& vm, const Source& source, const std::string& model,
                          const std::string& identity_params, SimulationOptions& options, std::uint64_t steps) {
   if (vm.count("fill") || !vm["fill-count"].defaulted() || vm.count("cells") || vm.count("states") || source.pattern)
-    throw Error("--restart continues a run: it takes no initial state (--fill, --fill-count, --cells, --states, --pattern)");
+    throw Error(
+        "--restart continues a run: it takes no initial state (--fill, --fill-count, --cells, --states, --pattern)");
   const std::string path = vm["restart"].as<std::string>();
   Checkpoint c = read_checkpoint(path);
   check_restart(c, path, model, identity_params, source, options, vm["seed"].defaulted());
   if (c.step > steps)
     throw Error("--restart " + path + " is at step " + std::to_string(c.step) + ", past --steps " +
-                std::to_string(steps) + " (the step to reach, counted from the first run's start): nothing to run; "
-                "give --steps above " + std::to_string(c.step));
+                std::to_string(steps) +
+                " (the step to reach, counted from the first run's start): nothing to run; "
+                "give --steps above " +
+                std::to_string(c.step));
   return c;
 }
 
 // The simulation at its first step: a fresh initial state, or the restart's.
 std::unique_ptr<Simulation> start_simulation(const po::variables_map& vm, const Source& source,
                                              const models::ModelInfo& model, const models::Params& params,
-                                             const SimulationOptions& options, const std::optional<Checkpoint>& restart) {
+                                             const SimulationOptions& options,
+                                             const std::optional<Checkpoint>& restart) {
   const bool partitioned = mpi::size() > 1 || vm.count("partition");
   std::unique_ptr<Simulation> sim =
-      partitioned ? make_partitioned_simulation(vm, source, model, params, options)
-                  : model.make(params, std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
+      partitioned
+          ? make_partitioned_simulation(vm, source, model, params, options)
+          : model.make(params, std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
   if (restart) {
-    check_checkpoint_fits(*restart, vm["restart"].as<std::string>(), sim->variable_widths(), sim->num_states(), model.name);
+    check_checkpoint_fits(*restart, vm["restart"].as<std::string>(), sim->variable_widths(), sim->num_states(),
+                          model.name);
     agree_on_initial_state("the checkpoint's state (--restart)", restart->variables);
     sim->import_state(restart->variables, restart->step);
     return sim;
@@ -364,9 +377,11 @@ class RunOutputs {
       pictures_->finish_series();
       if (!o_.pictures.gif.empty()) add(wrote, o_.pictures.gif + " (the frames taken)");
     }
-    for (const auto& [option, path] : {std::pair{"--png", o_.pictures.png}, {"--rle", o_.rle}, {"--states-out", o_.states}})
+    for (const auto& [option, path] :
+         {std::pair{"--png", o_.pictures.png}, {"--rle", o_.rle}, {"--states-out", o_.states}})
       if (!path.empty()) add(skipped, option);
-    return (wrote.empty() ? "" : "; wrote " + wrote) + (skipped.empty() ? "" : "; not written (final state): " + skipped);
+    return (wrote.empty() ? "" : "; wrote " + wrote) +
+           (skipped.empty() ? "" : "; not written (final state): " + skipped);
   }
 
  private:
@@ -379,8 +394,10 @@ class RunOutputs {
     if (vtk_) vtk_->write(sim_.step(), states, more);
   }
   void save_checkpoint() {
-    Checkpoint c{sim_.step(), options_.seed, model_.name, identity_params_, source_.description,
-                 source_.graph.num_vertices(), sim_.export_state(), {}};
+    Checkpoint c{sim_.step(),         options_.seed,
+                 model_.name,         identity_params_,
+                 source_.description, source_.graph.num_vertices(),
+                 sim_.export_state(), {}};
     if (root_) write_checkpoint(o_.checkpoint, c);
   }
 
@@ -401,8 +418,11 @@ class RunOutputs {
 
 Outputs outputs_from(const po::variables_map& vm) {
   Outputs o;
-  for (auto [option, path] : {std::pair{"stats", &o.stats}, {"rle", &o.rle}, {"states-out", &o.states},
-                              {"vtk", &o.vtk}, {"checkpoint", &o.checkpoint}})
+  for (auto [option, path] : {std::pair{"stats", &o.stats},
+                              {"rle", &o.rle},
+                              {"states-out", &o.states},
+                              {"vtk", &o.vtk},
+                              {"checkpoint", &o.checkpoint}})
     if (vm.count(option)) *path = vm[option].as<std::string>();
   o.pictures = picture_options_from(vm);
   if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0)
@@ -415,8 +435,8 @@ Outputs outputs_from(const po::variables_map& vm) {
 std::uint64_t steps_of(const po::variables_map& vm) {
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
   if (steps > kMaxSteps)
-    throw OptionError("steps", "--steps " + std::to_string(steps) + " is more than a run can take (" + std::to_string(kMaxSteps) +
-                ": random numbers are keyed by a 32-bit step)");
+    throw OptionError("steps", "--steps " + std::to_string(steps) + " is more than a run can take (" +
+                                   std::to_string(kMaxSteps) + ": random numbers are keyed by a 32-bit step)");
   return steps;
 }
 
@@ -445,8 +465,7 @@ int run_source(const po::variables_map& vm) {
   agree_on_source(source);
   check_outputs(outputs, source);
   models::Params params = model_params(vm);
-  if (!params.count("rule") && source.pattern && !source.pattern->rule.empty())
-    params["rule"] = source.pattern->rule;
+  if (!params.count("rule") && source.pattern && !source.pattern->rule.empty()) params["rule"] = source.pattern->rule;
   const models::Params golly_params = with_pattern_folder(params, vm);
   const models::ModelInfo& model = models::find_model(model_name(vm, golly_params));
   if (model.name == "golly") params = golly_params;
@@ -475,7 +494,8 @@ int run_source(const po::variables_map& vm) {
     while (sim->step() < steps && !stopped_by) {
       const auto chunk_start = std::chrono::steady_clock::now();
       sim->advance(run_outputs.next_stop(pacer.chunk()) - sim->step());
-      const double chunk_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
+      const double chunk_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
       run_outputs.after_advance();
       progress.update(sim->step());
       stopped_by = pacer.stop_after(chunk_seconds);

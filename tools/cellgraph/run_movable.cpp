@@ -12,8 +12,8 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/interrupt.hpp"
-#include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/output/particle_picture.hpp"
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/output/stats_csv.hpp"
@@ -27,9 +27,9 @@ namespace {
 
 // What a movable run reads; any other option given is refused rather than ignored.
 const std::set<std::string> kMovableRunOptions = {
-    "config", "model", "param", "backend", "threads", "seed", "steps", "stats", "stats-every", "vtk", "vtk-every",
-    "png", "png-size", "progress", "particles", "box", "dims", "skin", "boundary", "sort-window", "degree-quantum",
-    "hub-degree", "giant-degree"};
+    "config",      "model", "param",     "backend",     "threads",        "seed",       "steps",       "stats",
+    "stats-every", "vtk",   "vtk-every", "png",         "png-size",       "progress",   "particles",   "box",
+    "dims",        "skin",  "boundary",  "sort-window", "degree-quantum", "hub-degree", "giant-degree"};
 
 double parse_length(const std::string& text, const std::string& whole) {
   double value = 0;
@@ -61,7 +61,8 @@ Box parse_box(const po::variables_map& vm) {
     if (lengths.size() > 3) throw Error("bad box " + quoted_text(text) + ": at most 3 lengths");
     box.dims = int(lengths.size());
     if (!vm["dims"].defaulted() && dims != box.dims)
-      throw Error("--box " + text + " has " + std::to_string(box.dims) + " dimensions, --dims says " + std::to_string(dims));
+      throw Error("--box " + text + " has " + std::to_string(box.dims) + " dimensions, --dims says " +
+                  std::to_string(dims));
     for (int a = 0; a < box.dims; ++a) box.length[a] = lengths[a];
   }
   const std::string boundary = vm["boundary"].as<std::string>();
@@ -95,15 +96,14 @@ std::vector<double> interleaved(const MovableSimulation& sim, int first, int com
 
 po::options_description movable_options() {
   po::options_description d("Movable models (vicsek, mca): particles in a box instead of a source");
-  d.add_options()
-      ("particles", unsigned_value<std::uint32_t>(0), "particles, placed by the model (vicsek: at random, keyed by --seed; mca: a plate)")
-      ("box", po::value<std::string>(),
-       "the box: L (a square, or a cube with --dims 3), WxH or WxHxD; --boundary periodic (positions wrap) or "
-       "closed (walls)")
-      ("dims", po::value<int>()->default_value(2), "dimensions of a box given as one length: 2 or 3")
-      ("skin", po::value<double>(),
-       "Verlet skin: lists hold the particles within r + skin and are rebuilt once one has moved by skin / 2 "
-       "(0: rebuilt every step; results are the same either way); default: r / 4");
+  d.add_options()("particles", unsigned_value<std::uint32_t>(0),
+                  "particles, placed by the model (vicsek: at random, keyed by --seed; mca: a plate)")(
+      "box", po::value<std::string>(),
+      "the box: L (a square, or a cube with --dims 3), WxH or WxHxD; --boundary periodic (positions wrap) or "
+      "closed (walls)")("dims", po::value<int>()->default_value(2), "dimensions of a box given as one length: 2 or 3")(
+      "skin", po::value<double>(),
+      "Verlet skin: lists hold the particles within r + skin and are rebuilt once one has moved by skin / 2 "
+      "(0: rebuilt every step; results are the same either way); default: r / 4");
   return d;
 }
 
@@ -139,7 +139,9 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   }
   const bool root = mpi::rank() == 0;  // the rank that writes the outputs
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
-  if (steps > kMaxSteps) throw Error("--steps " + std::to_string(steps) + " is more than a run can take (" + std::to_string(kMaxSteps) + ")");
+  if (steps > kMaxSteps)
+    throw Error("--steps " + std::to_string(steps) + " is more than a run can take (" + std::to_string(kMaxSteps) +
+                ")");
   const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
   if (every == 0) throw Error("--stats-every must be at least 1");
   const std::uint64_t vtk_every = get_unsigned<std::uint64_t>(vm, "vtk-every");
@@ -161,14 +163,15 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   // Everything the parameters decide is checked here, before any output is started.
   std::unique_ptr<MovableSimulation> sim = model.make(params, box, particles, movable, options);
   sim->import_state(model.initial_state(params, box, particles, options.seed), 0);
-  const std::vector<models::PointArray> arrays = model.point_arrays ? model.point_arrays(box.dims)
-                                                                    : std::vector<models::PointArray>{};
+  const std::vector<models::PointArray> arrays =
+      model.point_arrays ? model.point_arrays(box.dims) : std::vector<models::PointArray>{};
   // Observers are collective in a partitioned run: every rank gathers, rank 0 writes.
   const bool want_vtk = vm.count("vtk") > 0;
   std::optional<VtkPointSeries> vtk;
   auto write_vtk = [&] {
     std::vector<VtkPointSeries::Array> data;
-    for (const models::PointArray& a : arrays) data.push_back({a.name, a.components, interleaved(*sim, a.first_variable, a.components)});
+    for (const models::PointArray& a : arrays)
+      data.push_back({a.name, a.components, interleaved(*sim, a.first_variable, a.components)});
     const std::vector<double> positions = sim->positions();
     if (vtk) vtk->write(sim->step(), positions, data);
   };
@@ -200,7 +203,8 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
       if (want_vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
       const auto chunk_start = std::chrono::steady_clock::now();
       sim->advance(stop - sim->step());
-      const double chunk_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
+      const double chunk_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
       if (want_stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
       if (want_vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) write_vtk();
       progress.update(sim->step());
@@ -216,7 +220,8 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
     if (root)
       std::cerr << ("cellgraph run: stopped by " + std::string(signal_name(stopped_by)) + " after step " +
                     std::to_string(sim->step()) + " of " + std::to_string(steps) +
-                    (want_stats ? "; wrote " + stats_path + " (statistics to step " + std::to_string(sim->step()) + ")" : "") +
+                    (want_stats ? "; wrote " + stats_path + " (statistics to step " + std::to_string(sim->step()) + ")"
+                                : "") +
                     (want_vtk ? "; wrote " + vm["vtk"].as<std::string>() + ".pvd (the snapshots taken)" : "") +
                     (png_path.empty() ? "" : "; not written (final state): --png") + "\n");
     return 128 + stopped_by;
@@ -224,9 +229,9 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   if (stats) stats->finish();
   if (vtk) vtk->finish();
   if (!png_path.empty()) {
-    const std::vector<double> directions =
-        !arrays.empty() && arrays[0].components == box.dims ? interleaved(*sim, arrays[0].first_variable, box.dims)
-                                                            : std::vector<double>{};
+    const std::vector<double> directions = !arrays.empty() && arrays[0].components == box.dims
+                                               ? interleaved(*sim, arrays[0].first_variable, box.dims)
+                                               : std::vector<double>{};
     const std::vector<double> positions = sim->positions();
     if (root) write_particle_png(png_path, positions, box.dims, directions, png_size);
   }
@@ -234,9 +239,9 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
   const std::vector<double> values = sim->observables();
   if (!root) return 0;
 
-  std::cout << "ran " << steps << " steps of " << model.name << " on " << particles << " particles in a " << box_text(box)
-            << " (r " << radius << ", skin " << movable.skin << ") on " << sim->backend_name() << " in " << seconds
-            << " s";
+  std::cout << "ran " << steps << " steps of " << model.name << " on " << particles << " particles in a "
+            << box_text(box) << " (r " << radius << ", skin " << movable.skin << ") on " << sim->backend_name()
+            << " in " << seconds << " s";
   if (seconds > 0) std::cout << ": " << double(steps) / seconds << " steps/s";
   std::cout << "; " << rebuilds.rebuilds << " neighbor-list rebuilds (" << rebuilds.seconds << " s)";
   const std::vector<std::string> names = sim->observable_names();

@@ -68,8 +68,8 @@ struct KernelOptions {
 std::unique_ptr<Automaton> make_life_automaton(KernelKind kind, Device device, const GridShape& shape,
                                                const LifeRule& rule, const KernelOptions& options = {});
 // A 1D row (shape.dims == 1) of 0/1 cells on the byte kernel.
-std::unique_ptr<Automaton> make_elementary_automaton(Device device, const GridShape& shape,
-                                                     const ElementaryRule& rule, int threads = 0);
+std::unique_ptr<Automaton> make_elementary_automaton(Device device, const GridShape& shape, const ElementaryRule& rule,
+                                                     int threads = 0);
 
 // The graph engine (source/grid.hpp's graph, compiled, the lifelike model) behind the same
 // interface: the reference every dense kernel is checked against. Grids up to 2^32 cells.

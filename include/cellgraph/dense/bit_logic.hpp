@@ -71,8 +71,7 @@ struct TableLogic {
   template <class Word>
   CG_HD Word operator()(Word alive, Count9<Word> n) const {
     Word by_count[10];
-    for (int c = 0; c < 10; ++c)
-      by_count[c] = choose(mask<Word>(born9 >> c), mask<Word>(survive9 >> c), alive);
+    for (int c = 0; c < 10; ++c) by_count[c] = choose(mask<Word>(born9 >> c), mask<Word>(survive9 >> c), alive);
     const Word p0 = choose(by_count[0], by_count[1], n.b0), p1 = choose(by_count[2], by_count[3], n.b0);
     const Word p2 = choose(by_count[4], by_count[5], n.b0), p3 = choose(by_count[6], by_count[7], n.b0);
     const Word p4 = choose(by_count[8], by_count[9], n.b0);  // count9 >= 8: b1 = b2 = 0

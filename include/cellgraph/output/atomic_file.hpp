@@ -13,8 +13,8 @@ namespace cellgraph {
 
 // Where an output path leads: the file that is written, and how.
 struct OutputTarget {
-  std::string file;             // the path itself, or where its links lead
-  bool write_through = false;   // exists and is no regular file: written in place
+  std::string file;            // the path itself, or where its links lead
+  bool write_through = false;  // exists and is no regular file: written in place
 };
 // Follows `path`'s symbolic links (dangling ones too: the file they name is created). Throws
 // Error for a directory and for a loop of links.

@@ -30,7 +30,8 @@ Checkpoint read_checkpoint(const std::string& path);
 // "FILE: byte N: ..." unless it has one variable per entry of `widths` (bytes per vertex, what
 // Simulation::export_state() holds) and variable 0 keeps to states 0..num_states-1 (any, when
 // num_states is 0). `model` names the model in messages.
-void check_checkpoint_fits(const Checkpoint& checkpoint, const std::string& path, const std::vector<std::uint32_t>& widths,
-                           std::uint32_t num_states, const std::string& model);
+void check_checkpoint_fits(const Checkpoint& checkpoint, const std::string& path,
+                           const std::vector<std::uint32_t>& widths, std::uint32_t num_states,
+                           const std::string& model);
 
 }  // namespace cellgraph

@@ -30,9 +30,7 @@ class StatePalette {
   // Throws Error for fewer than 2 states.
   explicit StatePalette(std::uint32_t num_states);
 
-  std::uint8_t index(std::uint32_t state) const {
-    return state < lookup_.size() ? lookup_[state] : kInvalid;
-  }
+  std::uint8_t index(std::uint32_t state) const { return state < lookup_.size() ? lookup_[state] : kInvalid; }
   const std::vector<Rgb>& colours() const { return colours_; }  // always 256 entries
   std::uint32_t num_states() const { return std::uint32_t(lookup_.size()); }
 

@@ -10,14 +10,12 @@ namespace cellgraph {
 
 // One pixel per cell (row-major, `width` x `height`), scaled up by `scale`, coloured by
 // state_colour (palette.hpp); written atomically. Throws Error on failure.
-void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& states,
-                    std::int64_t width, std::int64_t height, std::uint32_t num_states,
-                    int scale = 1);
+void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& states, std::int64_t width,
+                    std::int64_t height, std::uint32_t num_states, int scale = 1);
 
 // An 8-bit palette PNG of `image` (indices into `colours`, at most 256), written atomically.
 // Throws Error for an empty image, an index outside the palette, or a failed write.
-void write_indexed_png(const std::string& path, const IndexedImage& image,
-                       const std::vector<Rgb>& colours);
+void write_indexed_png(const std::string& path, const IndexedImage& image, const std::vector<Rgb>& colours);
 
 // Reads an 8-bit RGB PNG back (for tests): width, height and rgb bytes.
 struct RgbImage {

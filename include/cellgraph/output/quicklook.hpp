@@ -24,8 +24,7 @@ class CellRaster {
   // volume elements. An element whose hull has no area (lines, points, faces seen edge-on)
   // is drawn as the pixel under its centroid. Throws Error for a mesh without coordinates, an
   // index out of range, or coordinates that are not finite.
-  static CellRaster for_mesh_elements(const Mesh& mesh, const std::vector<std::uint32_t>& elements,
-                                      int size);
+  static CellRaster for_mesh_elements(const Mesh& mesh, const std::vector<std::uint32_t>& elements, int size);
 
   // Vertex v is a disc around its coordinates (x, y, and z for depth), its radius half the mean
   // spacing the vertices would have spread evenly over the picture (at least 1 pixel, at
@@ -53,8 +52,7 @@ class CellRaster {
 // pixel per cell does not fit, each pixel stands for a block of f x f cells, f the smallest
 // whole factor that fits, and shows the block's first cell (in raster order) that is not in
 // state 0, so that sparse patterns stay visible. Throws Error for sizes that do not match.
-IndexedImage grid_picture(const std::vector<std::uint32_t>& states, std::int64_t width,
-                          std::int64_t height, const StatePalette& palette, int scale,
-                          int max_side);
+IndexedImage grid_picture(const std::vector<std::uint32_t>& states, std::int64_t width, std::int64_t height,
+                          const StatePalette& palette, int scale, int max_side);
 
 }  // namespace cellgraph

@@ -39,31 +39,27 @@ class VtkSeries {
   // cell, in the grid's cell_id order (x fastest). Cell (x, y, z) spans [x, x+1] x [y, y+1] x
   // [z, z+1]; ParaView's y points up, so 2D grids show upside down relative to the PNG
   // output. Throws Error for a grid with no cells.
-  static VtkSeries for_grid(std::string base, const GridSpec& grid,
-                            VtkEncoding encoding = VtkEncoding::binary);
+  static VtkSeries for_grid(std::string base, const GridSpec& grid, VtkEncoding encoding = VtkEncoding::binary);
 
   // A graph with coordinates as an UnstructuredGrid (.vtu): one VTK_VERTEX cell per vertex
   // so ParaView shows points, then one VTK_LINE per undirected edge (u < v) unless `edges`
   // says otherwise; the state is PointData. Throws Error "... needs coordinates" for a graph
   // without them.
-  static VtkSeries for_graph(std::string base, const Graph& graph,
-                             VtkEdges edges = VtkEdges::automatic,
+  static VtkSeries for_graph(std::string base, const Graph& graph, VtkEdges edges = VtkEdges::automatic,
                              VtkEncoding encoding = VtkEncoding::binary);
 
   // Mesh elements as cells of an UnstructuredGrid (.vtu) over all the mesh's nodes, for runs
   // on a mesh's dual graph: states[i] belongs to element elements[i] (MeshGraph::elements).
   // The state is CellData. Throws Error for an element or node index out of range and for
   // polyhedra (which need face lists this writer does not produce).
-  static VtkSeries for_mesh_elements(std::string base, const Mesh& mesh,
-                                     const std::vector<std::uint32_t>& elements,
+  static VtkSeries for_mesh_elements(std::string base, const Mesh& mesh, const std::vector<std::uint32_t>& elements,
                                      VtkEncoding encoding = VtkEncoding::binary);
 
   // Writes snapshot_path(step): "state", then the `more` arrays in order. Throws Error if
   // `states` or an array does not hold one value per vertex, cell or element, if an array's
   // name is empty, "state" or repeated, if steps do not increase, or if the file cannot be
   // written (then nothing is left behind and the step is not listed).
-  void write(std::uint64_t step, const std::vector<std::uint32_t>& states,
-             const std::vector<VtkNamedArray>& more = {});
+  void write(std::uint64_t step, const std::vector<std::uint32_t>& states, const std::vector<VtkNamedArray>& more = {});
 
   // Writes collection_path(), listing every snapshot written so far in step order, with
   // file names relative to its folder. May be called again after more writes. Throws Error
@@ -78,12 +74,12 @@ class VtkSeries {
  private:
   // A snapshot's XML with a hole where the state array goes.
   struct SnapshotTemplate {
-    std::string extension;        // "vtu" or "vti"
-    std::string before_states;    // up to and including the opening of Point/CellData
-    std::string after_states;     // from its closing to the end of the file
-    int states_depth = 0;         // nesting depth of the state DataArray (indentation)
+    std::string extension;      // "vtu" or "vti"
+    std::string before_states;  // up to and including the opening of Point/CellData
+    std::string after_states;   // from its closing to the end of the file
+    int states_depth = 0;       // nesting depth of the state DataArray (indentation)
     std::uint64_t state_count = 0;
-    const char* counted = "";      // what the states belong to, for messages
+    const char* counted = "";          // what the states belong to, for messages
     std::size_t states_per_line = 16;  // ascii layout; grids: one row per line
   };
 

@@ -2,8 +2,8 @@
 // Every reader returns a symmetric, sorted CSR with no self loops; malformed input throws
 // ParseError ("file:line: what is wrong").
 #pragma once
-#include <istream>
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 

@@ -18,7 +18,7 @@ struct PatternCell {
 
 struct Pattern {
   std::vector<PatternCell> cells;
-  std::string rule;  // the rule as written in the file without a bounded-grid suffix; "" if none
+  std::string rule;           // the rule as written in the file without a bounded-grid suffix; "" if none
   std::size_t rule_line = 0;  // the line that gave the rule (and the suffix); 0 if none
   // A bounded-grid suffix of the rule (":T512,512" torus, ":P64,64" plane), as width, height.
   std::optional<std::array<std::int64_t, 2>> bounded_size;
@@ -33,8 +33,7 @@ Pattern read_pattern_file(const std::string& path);
 // Golly's bounded-grid placement on a W x H grid (data/patterns/PROVENANCE.md): the grid's top-left
 // cell is Golly's (-int(W/2), -int(H/2)); cells outside are dropped (counted in *dropped).
 // Returns one state per grid cell (row-major, cell_id order).
-std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid,
-                                         std::uint64_t* dropped = nullptr);
+std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid, std::uint64_t* dropped = nullptr);
 
 // Writes the live cells of a 2D grid as RLE that Golly opens where it was: a "#CXRLE Pos"
 // line for the top-left of the bounding box, the rule with a bounded-grid suffix

@@ -16,12 +16,12 @@
 namespace cellgraph {
 
 struct SourceSpec {
-  std::string grid;                     // "512x512"; empty: no grid unless a pattern names one
+  std::string grid;  // "512x512"; empty: no grid unless a pattern names one
   std::string neighborhood = "moore";
   std::string boundary = "periodic";
   std::string graph_file;
   GraphReadOptions graph_options;
-  std::string pattern_file;             // 2D grids only
+  std::string pattern_file;  // 2D grids only
   // Checks the pattern's own rule as the run will read it (empty: not read, as where --rule
   // overrides it), given the rule and the folders to look for rule files in (golly_rule_dirs,
   // then the pattern's folder; ':' between them); throws Error for one the run cannot take,
@@ -29,8 +29,8 @@ struct SourceSpec {
   // (models::rule_check), so that sources need not know the rules.
   std::function<void(const std::string& rule, const std::string& rule_dirs)> check_pattern_rule;
   std::string golly_rule_dirs;
-  std::string generator;                // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]", "er:N[:degree]"
-  std::string mesh_file;                // Gmsh, METIS .mesh, VTK
+  std::string generator;  // "rgg:N[:degree]", "rmat:SCALE[:edge_factor]", "er:N[:degree]"
+  std::string mesh_file;  // Gmsh, METIS .mesh, VTK
   MeshGraphOptions mesh_options;
   std::uint64_t generator_seed = 1;
 };
@@ -39,9 +39,9 @@ struct Source {
   Graph graph;
   std::optional<GridSpec> grid;
   std::optional<Pattern> pattern;
-  std::optional<Mesh> mesh;                 // mesh sources, for VTK outputs
-  std::vector<std::uint32_t> mesh_elements; // dual graphs: graph vertex -> element
-  std::string description;  // "grid 512x512 moore periodic", "graph 4elt.graph"
+  std::optional<Mesh> mesh;                  // mesh sources, for VTK outputs
+  std::vector<std::uint32_t> mesh_elements;  // dual graphs: graph vertex -> element
+  std::string description;                   // "grid 512x512 moore periodic", "graph 4elt.graph"
 };
 
 // Throws Error for contradictory choices (a grid and a graph file, a pattern on a graph, ...),

@@ -21,19 +21,19 @@ class CpuSimulation final : public Simulation {
   using Primary = typename Vars::template type<0>;
 
  public:
-  CpuSimulation(const Model& model, std::shared_ptr<const Layout> layout,
-                const SimulationOptions& options)
+  CpuSimulation(const Model& model, std::shared_ptr<const Layout> layout, const SimulationOptions& options)
       : model_(model), layout_(std::move(layout)), options_(options),
-        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
-        current_(layout_->state_length()), next_(layout_->state_length()) {
+        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()), current_(layout_->state_length()),
+        next_(layout_->state_length()) {
     check_boundary_state(options.boundary_value, model_.num_states());
     if (options.update.mode == UpdateMode::colored)
       classes_ = options.colors.empty() ? color_classes(*layout_, greedy_coloring(*layout_, options.seed))
                                         : color_classes(*layout_, options.colors, options.color_count);
     if (layout_->peers.empty()) options_.halo = nullptr;  // a part that trades nothing runs as a whole graph
-    if (options_.halo) for_each_variable<Vars>([&](auto i) {
-      send_[i].resize(layout_->send_cells.size() * sizeof(typename Vars::template type<decltype(i)::value>));
-    });
+    if (options_.halo)
+      for_each_variable<Vars>([&](auto i) {
+        send_[i].resize(layout_->send_cells.size() * sizeof(typename Vars::template type<decltype(i)::value>));
+      });
     for (HostState<Vars>* buffer : {&current_, &next_})
       buffer->template array<0>()[layout_->boundary_cell()] = Primary(options.boundary_value);
   }
@@ -113,7 +113,8 @@ class CpuSimulation final : public Simulation {
         std::int64_t mine[K] = {};
 #pragma omp for schedule(dynamic, 512) nowait
         for (std::int64_t v = 0; v < n; ++v)
-          model_.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(*layout_, model_, state, std::uint32_t(v)), mine);
+          model_.observe(CellRead<Vars>{state, std::uint32_t(v)}, cpu::fold(*layout_, model_, state, std::uint32_t(v)),
+                         mine);
 #pragma omp critical
         for (int k = 0; k < K; ++k) sums[k] += mine[k];
       }
@@ -168,7 +169,7 @@ class CpuSimulation final : public Simulation {
   SimulationOptions options_;
   int threads_;
   HostState<Vars> current_, next_;
-  ColorClasses classes_;  // colored updates only
+  ColorClasses classes_;                         // colored updates only
   std::vector<std::uint8_t> send_[Vars::count];  // partitioned runs: packed cells for the peers
   std::uint64_t step_ = 0;
 };

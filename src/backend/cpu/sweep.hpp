@@ -42,8 +42,7 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
 
 // Vertex v's neighbors folded in the contract's order.
 template <class Model>
-typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
-                         std::uint32_t v) {
+typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename Model::Vars> current, std::uint32_t v) {
   if (v < L.num_hub_vertices()) return fold_hub(L, model, current, v);
   typename Model::Acc acc = initial_fold(model, CellRead<typename Model::Vars>{current, v});
   for_each_neighbor(L, v, [&](std::uint32_t cell, std::uint32_t slot) {

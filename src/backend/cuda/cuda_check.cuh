@@ -10,8 +10,8 @@ namespace cellgraph::cuda {
 
 inline void check(cudaError_t status, const char* call, const char* file, int line) {
   if (status != cudaSuccess)
-    throw Error(std::string("CUDA error: ") + cudaGetErrorString(status) + " in " + call + " (" + file +
-                ":" + std::to_string(line) + ")");
+    throw Error(std::string("CUDA error: ") + cudaGetErrorString(status) + " in " + call + " (" + file + ":" +
+                std::to_string(line) + ")");
 }
 
 }  // namespace cellgraph::cuda

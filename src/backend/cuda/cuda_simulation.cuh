@@ -33,13 +33,14 @@ class DeviceState;
 template <class Vars, int... I>
 class DeviceState<Vars, std::integer_sequence<int, I...>> {
  public:
-  explicit DeviceState(std::size_t length)
-      : arrays_(DeviceArray<typename Vars::template type<I>>(length)...) {
+  explicit DeviceState(std::size_t length) : arrays_(DeviceArray<typename Vars::template type<I>>(length)...) {
     (CG_CUDA(cudaMemset(std::get<I>(arrays_).data(), 0, length * sizeof(typename Vars::template type<I>))), ...);
   }
   StateRef<Vars> ref() const { return StateRef<Vars>{{static_cast<void*>(std::get<I>(arrays_).data())...}}; }
   template <int J>
-  auto& array() { return std::get<J>(arrays_); }
+  auto& array() {
+    return std::get<J>(arrays_);
+  }
 
  private:
   std::tuple<DeviceArray<typename Vars::template type<I>>...> arrays_;
@@ -55,10 +56,11 @@ class CudaSimulation final : public Simulation {
 
  public:
   CudaSimulation(const Model& model, std::shared_ptr<const Layout> layout, const SimulationOptions& options)
-      : model_(table_.bind(model)), layout_(std::move(layout)), options_(options), device_(*layout_),
-        buffer_{DeviceState<Vars>(layout_->state_length()), DeviceState<Vars>(layout_->state_length())},
-        step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())),
-        census_device_(census_bins_), census_host_(census_bins_), states_host_(layout_->num_vertices),
+      : model_(table_.bind(model)), layout_(std::move(layout)), options_(options),
+        device_(*layout_), buffer_{DeviceState<Vars>(layout_->state_length()),
+                                   DeviceState<Vars>(layout_->state_length())},
+        step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())), census_device_(census_bins_),
+        census_host_(census_bins_), states_host_(layout_->num_vertices),
         observable_sums_(kObservableCopies * observable_count()) {
     check_boundary_state(options.boundary_value, model_.num_states());
     const Primary boundary = Primary(options.boundary_value);
@@ -67,8 +69,8 @@ class CudaSimulation final : public Simulation {
     step_counter_.upload(&zero, 1);
     std::size_t bytes = 0;
     CG_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, buffer_[0].template array<0>().data(),
-                                                census_device_.data(), int(census_bins_) + 1, 0,
-                                                int(census_bins_), census_chunk(0), stream_));
+                                                census_device_.data(), int(census_bins_) + 1, 0, int(census_bins_),
+                                                census_chunk(0), stream_));
     census_temp_ = DeviceArray<unsigned char>(std::max<std::size_t>(bytes, 1));
     if (colored()) {
       classes_ = options.colors.empty()
@@ -135,8 +137,8 @@ class CudaSimulation final : public Simulation {
     for (std::uint64_t first = 0; first < layout_->num_vertices; first += kCensusChunk) {
       std::size_t bytes = census_temp_.size();
       CG_CUDA(cub::DeviceHistogram::HistogramEven(census_temp_.data(), bytes, states + first, census_device_.data(),
-                                                  int(census_bins_) + 1, 0, int(census_bins_),
-                                                  census_chunk(first), stream_));
+                                                  int(census_bins_) + 1, 0, int(census_bins_), census_chunk(first),
+                                                  stream_));
       CG_CUDA(cudaMemcpyAsync(census_host_.data(), census_device_.data(), census_bins_ * sizeof(int),
                               cudaMemcpyDeviceToHost, stream_));
       CG_CUDA(cudaStreamSynchronize(stream_));
@@ -234,7 +236,8 @@ class CudaSimulation final : public Simulation {
 
   static constexpr std::uint64_t kCensusChunk = std::uint64_t(1) << 30;
   int census_chunk(std::uint64_t first) const {
-    return int(std::min<std::uint64_t>(kCensusChunk, layout_->num_vertices - std::min<std::uint64_t>(first, layout_->num_vertices)));
+    return int(std::min<std::uint64_t>(kCensusChunk,
+                                       layout_->num_vertices - std::min<std::uint64_t>(first, layout_->num_vertices)));
   }
 
   bool colored() const { return options_.update.mode == UpdateMode::colored; }
@@ -244,9 +247,12 @@ class CudaSimulation final : public Simulation {
   bool packs_signals() const {
     if (!HasSignal<Model>::value || colored()) return false;
     switch (options_.signal_packing) {
-      case SignalPacking::always: return true;
-      case SignalPacking::never: return false;
-      default: return scattered_;
+      case SignalPacking::always:
+        return true;
+      case SignalPacking::never:
+        return false;
+      default:
+        return scattered_;
     }
   }
 
@@ -274,9 +280,12 @@ class CudaSimulation final : public Simulation {
   // stream's fork and join cost more than they hide.
   bool fuses_sweeps() const {
     switch (options_.sweep_fusion) {
-      case SweepFusion::always: return true;
-      case SweepFusion::never: return false;
-      default: return layout_->num_hub_vertices() > 0 && layout_->num_vertices < kLatencyBoundVertices;
+      case SweepFusion::always:
+        return true;
+      case SweepFusion::never:
+        return false;
+      default:
+        return layout_->num_hub_vertices() > 0 && layout_->num_vertices < kLatencyBoundVertices;
     }
   }
   // Whether a sweep is one launch on stream_ that may overlap the kernel before it.
@@ -462,8 +471,9 @@ class CudaSimulation final : public Simulation {
     if (colored() || options_.halo_path == HaloPath::host) return false;
     if (options_.halo->maps_peer_devices()) return true;
     if (options_.halo_path == HaloPath::device)
-      throw Error("--halo device: the ranks' GPUs cannot map each other's memory (ranks on several hosts, a GPU "
-                  "another rank cannot see, or no peer access between two of them)");
+      throw Error(
+          "--halo device: the ranks' GPUs cannot map each other's memory (ranks on several hosts, a GPU "
+          "another rank cannot see, or no peer access between two of them)");
     return false;
   }
 
@@ -508,18 +518,18 @@ class CudaSimulation final : public Simulation {
   PinnedArray<Primary> states_host_;
   mutable DeviceArray<unsigned long long> observable_sums_;  // kObservableCopies x the model's observables
   Stream stream_, hub_stream_;
-  Stream boundary_stream_ = Stream::with_greatest_priority();  // device halo steps: the boundary and its push
+  Stream boundary_stream_ = Stream::with_greatest_priority();      // device halo steps: the boundary and its push
   Stream boundary_hub_stream_ = Stream::with_greatest_priority();  // partitioned steps: the boundary's hubs
   Event fork_, join_, hub_fork_, hub_join_;
   cudaGraphExec_t graphs_[2] = {nullptr, nullptr};
   ColorClasses classes_;  // colored updates only
   DeviceArray<std::uint32_t> class_vertices_;
-  std::unique_ptr<DeviceHalo<Vars>> halo_;  // partitioned runs only
+  std::unique_ptr<DeviceHalo<Vars>> halo_;     // partitioned runs only
   std::unique_ptr<PeerHalo<Vars>> peer_halo_;  // and their device-to-device steps (destroyed before the buffers)
-  bool scattered_ = false;                   // large, and gathers spread beyond the caches
-  SignalBits signals_;                       // where packs_signals()
-  std::size_t resident_bytes_ = 0;           // of the state kept in L2 (0: none)
-  std::size_t previous_persisting_l2_ = 0;   // the set-aside before this simulation's
+  bool scattered_ = false;                     // large, and gathers spread beyond the caches
+  SignalBits signals_;                         // where packs_signals()
+  std::size_t resident_bytes_ = 0;             // of the state kept in L2 (0: none)
+  std::size_t previous_persisting_l2_ = 0;     // the set-aside before this simulation's
   std::uint64_t step_ = 0;
 };
 

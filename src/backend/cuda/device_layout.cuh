@@ -20,16 +20,16 @@ struct LayoutView {
 class DeviceLayout {
  public:
   explicit DeviceLayout(const Layout& L)
-      : neighbors_(L.neighbors.data(), L.neighbors.size()),
-        slice_begin_(L.slice_begin.data(), L.slice_begin.size()),
+      : neighbors_(L.neighbors.data(), L.neighbors.size()), slice_begin_(L.slice_begin.data(), L.slice_begin.size()),
         slice_width_(L.slice_width.data(), L.slice_width.size()),
-        hub_row_begin_(L.hub_row_begin.data(), L.hub_row_begin.size()),
-        degree_(L.degree.data(), L.degree.size()),
+        hub_row_begin_(L.hub_row_begin.data(), L.hub_row_begin.size()), degree_(L.degree.data(), L.degree.size()),
         local_to_user_(L.local_to_user.data(), L.local_to_user.size()) {
-    view_ = {neighbors_.data(),     slice_begin_.data(),   slice_width_.data(),
-             hub_row_begin_.data(), degree_.data(),        local_to_user_.data(),
-             L.num_vertices,        L.num_slices(),        L.num_hub_slices,
-             std::uint32_t(L.hub_row_begin.size() - 1),    L.num_giant_hubs, L.null_cell()};
+    view_ = {neighbors_.data(),   slice_begin_.data(),
+             slice_width_.data(), hub_row_begin_.data(),
+             degree_.data(),      local_to_user_.data(),
+             L.num_vertices,      L.num_slices(),
+             L.num_hub_slices,    std::uint32_t(L.hub_row_begin.size() - 1),
+             L.num_giant_hubs,    L.null_cell()};
   }
   const LayoutView& view() const { return view_; }
 

@@ -33,8 +33,7 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
   DeviceHalo(const Layout& layout, std::shared_ptr<HaloTransport> transport)
       : layout_(layout), transport_(std::move(transport)),
         send_cells_(layout.send_cells.data(), layout.send_cells.size()),
-        packed_(DeviceArray<T<I>>(layout.send_cells.size())...),
-        send_(PinnedArray<T<I>>(layout.send_cells.size())...),
+        packed_(DeviceArray<T<I>>(layout.send_cells.size())...), send_(PinnedArray<T<I>>(layout.send_cells.size())...),
         received_(PinnedArray<T<I>>(layout.num_halo)...) {}
 
   // Packs `current` once the work queued on `after` is done, and copies it to the host.

@@ -41,7 +41,7 @@ inline constexpr int kPackWordsPerWarp = 16;
 // bit l of word w from cell 32w + l, for cells < cells.
 template <class Model>
 __global__ void __launch_bounds__(kPackThreads)
-pack_signals_kernel(Model model, StateRef<typename Model::Vars> state, std::uint32_t cells, std::uint32_t* words) {
+    pack_signals_kernel(Model model, StateRef<typename Model::Vars> state, std::uint32_t cells, std::uint32_t* words) {
   const std::uint64_t warp = (std::uint64_t(blockIdx.x) * kPackThreads + threadIdx.x) / 32;
   const std::uint32_t lane = threadIdx.x % 32;
   const std::uint64_t first_word = warp * kPackWordsPerWarp;

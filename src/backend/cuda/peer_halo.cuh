@@ -130,8 +130,8 @@ class PeerHalo<Vars, std::integer_sequence<int, I...>> {
   void push(StateRef<Vars> to, int to_buffer, cudaStream_t stream) {
     const std::uint32_t n = std::uint32_t(cells_.size());
     if (n)
-      push_halo_cells<Vars, I...><<<(n + 255) / 256, 256, 0, stream>>>(to, cells_.data(), halo_cell_.data(),
-                                                                       peer_of_.data(), n, remote_[to_buffer].data(), peers_);
+      push_halo_cells<Vars, I...><<<(n + 255) / 256, 256, 0, stream>>>(
+          to, cells_.data(), halo_cell_.data(), peer_of_.data(), n, remote_[to_buffer].data(), peers_);
     CG_CUDA(cudaGetLastError());
   }
   // After the step's boundary sweep and push.

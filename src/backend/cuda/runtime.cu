@@ -34,14 +34,14 @@ int cuda_device_count() {
 
 void use_cuda_device(int device) {
   const cudaError_t status = cudaSetDevice(device);
-  if (status != cudaSuccess)
-    throw Error("CUDA device " + std::to_string(device) + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess) throw Error("CUDA device " + std::to_string(device) + ": " + cudaGetErrorString(status));
 }
 
 std::string cuda_device_bus_id() {
   int device = 0;
   char id[32] = {};
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(id, int(sizeof id), device) != cudaSuccess) return "";
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(id, int(sizeof id), device) != cudaSuccess)
+    return "";
   return id;
 }
 

@@ -94,8 +94,9 @@ __device__ __forceinline__ void begin_walk(const LayoutView& L, std::uint32_t v,
 }
 
 template <class Model, class Neighbors, class Finish>
-__device__ __forceinline__ void finish_walk(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
-                                            const Neighbors& neighbors, const Finish& finish, OrdinaryWalk& w) {
+__device__ __forceinline__ void finish_walk(const Model& model, const LayoutView& L,
+                                            StateRef<typename Model::Vars> current, const Neighbors& neighbors,
+                                            const Finish& finish, OrdinaryWalk& w) {
   using Vars = typename Model::Vars;
   typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, w.v});
   std::uint32_t degree = 0;
@@ -166,8 +167,8 @@ __device__ __forceinline__ void ordinary_agent(const Model& model, const LayoutV
 
 template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
-                      Cells cells, Finish finish) {
+    sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                          Cells cells, Finish finish) {
   allow_next_grid();
   ordinary_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
 }
@@ -175,9 +176,9 @@ sweep_ordinary_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> 
 // Thread `t` of `threads` folds entries t, t + threads, ... of a row, a batch of loads at a time.
 template <class Model, class Neighbors>
 __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, StateRef<typename Model::Vars> current,
-                                                           const Neighbors& neighbors, const std::uint32_t* row,
-                                                           std::uint32_t degree,
-                                                           std::uint32_t t, std::uint32_t threads, std::uint32_t v) {
+                                                            const Neighbors& neighbors, const std::uint32_t* row,
+                                                            std::uint32_t degree, std::uint32_t t,
+                                                            std::uint32_t threads, std::uint32_t v) {
   using Vars = typename Model::Vars;
   typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, v});
   for (std::uint32_t k0 = t; k0 < degree; k0 += kIndexBatch * threads) {
@@ -196,9 +197,9 @@ __device__ __forceinline__ typename Model::Acc fold_strided(const Model& model, 
 
 // One warp per hub vertex: block `block` of a hub sweep.
 template <class Model, class Neighbors, class Cells, class Finish>
-__device__ __forceinline__ void hub_agent(const Model& model, const LayoutView& L, StateRef<typename Model::Vars> current,
-                                          const Neighbors& neighbors, const Cells& cells, const Finish& finish,
-                                          std::uint32_t block) {
+__device__ __forceinline__ void hub_agent(const Model& model, const LayoutView& L,
+                                          StateRef<typename Model::Vars> current, const Neighbors& neighbors,
+                                          const Cells& cells, const Finish& finish, std::uint32_t block) {
   const std::uint32_t i = (block * kSweepBlockThreads + threadIdx.x) / 32;
   const std::uint32_t lane = threadIdx.x % 32;
   if (i >= cells.count) return;  // whole warps leave together
@@ -216,8 +217,8 @@ __device__ __forceinline__ void hub_agent(const Model& model, const LayoutView& 
 
 template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors, Cells cells,
-                 Finish finish) {
+    sweep_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                     Cells cells, Finish finish) {
   hub_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
 }
 
@@ -255,8 +256,8 @@ __device__ __forceinline__ void giant_hub_agent(const Model& model, const Layout
 
 template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kGiantHubThreads)
-sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
-                       Cells cells, Finish finish) {
+    sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                           Cells cells, Finish finish) {
   giant_hub_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
 }
 
@@ -267,8 +268,8 @@ sweep_giant_hub_kernel(Model model, LayoutView L, StateRef<typename Model::Vars>
 static_assert(kGiantHubThreads == kSweepBlockThreads, "one block size for every part of a fused sweep");
 template <class Model, class Neighbors, class Cells, class Finish>
 __global__ void __launch_bounds__(kSweepBlockThreads)
-sweep_fused_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors, Cells giants,
-                   Cells hubs, std::uint32_t hub_blocks, Cells ordinary, Finish finish) {
+    sweep_fused_kernel(Model model, LayoutView L, StateRef<typename Model::Vars> current, Neighbors neighbors,
+                       Cells giants, Cells hubs, std::uint32_t hub_blocks, Cells ordinary, Finish finish) {
   allow_next_grid();
   std::uint32_t block = blockIdx.x;
   if (block < giants.count) {
@@ -339,7 +340,8 @@ void launch_sweep(const Model& model, const LayoutView& L, StateRef<typename Mod
                   cudaStream_t stream, cudaStream_t hub_stream, const SweepLaunch& how = {}) {
   auto blocks = [](std::uint64_t threads) { return unsigned((threads + kSweepBlockThreads - 1) / kSweepBlockThreads); };
   const unsigned hub_blocks = blocks(std::uint64_t(hubs.count) * 32);
-  const unsigned ordinary_blocks = blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread);
+  const unsigned ordinary_blocks =
+      blocks((std::uint64_t(ordinary.count) + kVerticesPerThread - 1) / kVerticesPerThread);
   if (how.fused) {
     if (const unsigned all = giants.count + hub_blocks + ordinary_blocks)
       launch_kernel(sweep_fused_kernel<Model, Neighbors, Cells, Finish>, all, kSweepBlockThreads, stream, how, model, L,

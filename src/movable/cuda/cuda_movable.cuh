@@ -182,9 +182,10 @@ class CudaMovableSimulation final : public MovableSimulation {
   std::vector<typename Vars::template type<I>> in_particle_order() const {
     using T = typename Vars::template type<I>;
     DeviceArray<T> ordered(n_);
-    movable_kernels::to_particle_order_kernel<<<movable_kernels::blocks_for(n_), movable_kernels::kThreads, 0, stream_>>>(
-        current().template array<I>().data(), have_layout_ ? layout().user_to_local.data() : nullptr, n_,
-        ordered.data());
+    movable_kernels::
+        to_particle_order_kernel<<<movable_kernels::blocks_for(n_), movable_kernels::kThreads, 0, stream_>>>(
+            current().template array<I>().data(), have_layout_ ? layout().user_to_local.data() : nullptr, n_,
+            ordered.data());
     CG_CUDA_LAUNCHED();
     std::vector<T> host(n_);
     CG_CUDA(cudaMemcpyAsync(host.data(), ordered.data(), n_ * sizeof(T), cudaMemcpyDeviceToHost, stream_));
@@ -226,7 +227,7 @@ class CudaMovableSimulation final : public MovableSimulation {
     for_each_variable<Vars>([&](auto c) {
       constexpr int I = decltype(c)::value;
       gather_kernel<<<blocks_for(n_), kThreads, 0, stream_>>>(current().template array<I>().data(), source_.data(), n_,
-                                                             to.template array<I>().data());
+                                                              to.template array<I>().data());
       CG_CUDA_LAUNCHED();
     });
     parity_ ^= 1;
@@ -292,7 +293,7 @@ class CudaMovableSimulation final : public MovableSimulation {
   int active_ = 0;
   DeviceArray<std::uint32_t> work_neighbors_, work_degree_;  // with a skin: the lists cut to the radius
   Stream stream_;
-  bool have_layout_ = false;  // false: the state is in particle order
+  bool have_layout_ = false;                            // false: the state is in particle order
   movable::VerletSchedule schedule_{rule_.every_step};  // after rule_
   std::uint64_t step_ = 0;
   RebuildStats stats_;

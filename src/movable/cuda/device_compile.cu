@@ -106,9 +106,9 @@ NeighborGraph download_graph(const DeviceCsr& graph, cudaStream_t stream) {
 }  // namespace
 
 LayoutView DeviceLayoutBuffers::view() const {
-  return {neighbors.data(),     slice_begin.data(), slice_width.data(), hub_row_begin.data(),
-          degree.data(),        local_to_user.data(), num_vertices,     num_slices,
-          num_hub_slices,       num_hub_vertices,   num_giant_hubs,     num_vertices};
+  return {neighbors.data(), slice_begin.data(),   slice_width.data(), hub_row_begin.data(),
+          degree.data(),    local_to_user.data(), num_vertices,       num_slices,
+          num_hub_slices,   num_hub_vertices,     num_giant_hubs,     num_vertices};
 }
 
 Layout DeviceLayoutBuffers::download(cudaStream_t stream) const {

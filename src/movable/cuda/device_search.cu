@@ -34,8 +34,8 @@ __device__ bool position_ok(T x, T length, bool periodic) {
 }
 
 template <class T>
-__global__ void bin_keys_kernel(CellGrid grid, BoxIn<T> box, DeviceAxes<T> points, std::uint32_t n,
-                                std::uint32_t* keys, std::uint32_t* ids, unsigned long long* first_bad) {
+__global__ void bin_keys_kernel(CellGrid grid, BoxIn<T> box, DeviceAxes<T> points, std::uint32_t n, std::uint32_t* keys,
+                                std::uint32_t* ids, unsigned long long* first_bad) {
   const std::uint32_t p = blockIdx.x * kThreads + threadIdx.x;
   if (p >= n) return;
   for (int a = 0; a < box.dims; ++a)
@@ -45,7 +45,8 @@ __global__ void bin_keys_kernel(CellGrid grid, BoxIn<T> box, DeviceAxes<T> point
 }
 
 // Bin b holds the sorted particles [begin[b], end[b]) (both 0 when empty).
-__global__ void bin_ranges_kernel(const std::uint32_t* keys, std::uint32_t n, std::uint32_t* begin, std::uint32_t* end) {
+__global__ void bin_ranges_kernel(const std::uint32_t* keys, std::uint32_t n, std::uint32_t* begin,
+                                  std::uint32_t* end) {
   const std::uint32_t s = blockIdx.x * kThreads + threadIdx.x;
   if (s >= n) return;
   const std::uint32_t key = keys[s];
@@ -195,13 +196,15 @@ DeviceCsr DeviceNeighborSearch<T>::run(const Box& box, double cutoff, const Devi
   for (int a = 0; a < box.dims; ++a) sorted.axis[a] = sorted_[a].data();
   const BinRanges ranges{bin_begin_.data(), bin_end_.data()};
   CG_CUDA(cudaMemsetAsync(row_length_.data() + n, 0, sizeof(std::uint64_t), stream));
-  count_kernel<<<blocks_for(n), kThreads, 0, stream>>>(grid, in, sorted, c2, keys_.data(), ranges, n, row_length_.data());
+  count_kernel<<<blocks_for(n), kThreads, 0, stream>>>(grid, in, sorted, c2, keys_.data(), ranges, n,
+                                                       row_length_.data());
   CG_CUDA_LAUNCHED();
   CG_CUDA(cub::DeviceScan::ExclusiveSum(temp, scan_bytes, row_length_.data(), offsets_.data(), n + 1, stream));
   CG_CUDA(cub::DeviceReduce::Max(temp, max_bytes, row_length_.data(), scalars_.data(), n, stream));
   // The one wait of a search: the rows' total sizes the fill pass's output.
   CG_CUDA(cudaMemcpyAsync(&readback_[0], offsets_.data() + n, sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
-  CG_CUDA(cudaMemcpyAsync(&readback_[1], scalars_.data(), 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+  CG_CUDA(
+      cudaMemcpyAsync(&readback_[1], scalars_.data(), 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   CG_CUDA(cudaStreamSynchronize(stream));
   if (readback_[2] != kNoParticle)
     throw Error("particle " + std::to_string(readback_[2]) + ": a coordinate is not finite" +
@@ -242,7 +245,8 @@ std::uint64_t device_all_pairs(const Box& box, double cutoff, const DeviceAxes<T
   CG_CUDA(cudaMemcpyAsync(&entries, offsets.data() + n, sizeof entries, cudaMemcpyDeviceToHost, stream));
   CG_CUDA(cudaStreamSynchronize(stream));
   ensure_size(neighbors, std::max<std::uint64_t>(entries, 1));
-  all_pairs_kernel<<<blocks_for(n), kThreads, 0, stream>>>(in, points, n, c2, nullptr, offsets.data(), neighbors.data());
+  all_pairs_kernel<<<blocks_for(n), kThreads, 0, stream>>>(in, points, n, c2, nullptr, offsets.data(),
+                                                           neighbors.data());
   CG_CUDA_LAUNCHED();
   CG_CUDA(cudaStreamSynchronize(stream));
   return entries;

@@ -22,7 +22,8 @@ struct DevicePoints {
   DevicePoints(const Box& box, const PointsView<T>& points) {
     if (box.dims != 2 && box.dims != 3) throw Error("a box has 2 or 3 dimensions, not " + std::to_string(box.dims));
     for (int a = 0; a < box.dims; ++a) {
-      if (points.count && !points.axis[a]) throw Error("the positions have no coordinates along axis " + std::to_string(a));
+      if (points.count && !points.axis[a])
+        throw Error("the positions have no coordinates along axis " + std::to_string(a));
       axis[a] = DeviceArray<T>(std::max<std::uint32_t>(points.count, 1));
       axis[a].upload(points.axis[a], points.count);
       view.axis[a] = axis[a].data();
@@ -80,7 +81,8 @@ Graph all_pairs_neighbors(const Box& box, double cutoff, const PointsView<T>& po
 Layout compile_neighbors(const NeighborGraph& neighbors, const CompileOptions& options) {
   const Graph& g = neighbors.graph;
   check_graph(g, "compile_neighbors");
-  if (neighbors.particle_of.size() != g.num_vertices()) throw Error("compile_neighbors: one particle per vertex expected");
+  if (neighbors.particle_of.size() != g.num_vertices())
+    throw Error("compile_neighbors: one particle per vertex expected");
   if (g.num_vertices() == 0) throw Error("compile_neighbors: the graph has no vertices");
   const DeviceArray<std::uint64_t> offsets(g.offsets.data(), g.offsets.size());
   DeviceArray<std::uint32_t> list(std::max<std::size_t>(g.neighbors.size(), 1));
@@ -135,9 +137,9 @@ double time_all_pairs(const Box& box, double cutoff, const PointsView<T>& points
   return median_seconds(repeats, run);
 }
 
-#define CELLGRAPH_DEVICE_SEARCH(T)                                                                          \
-  template NeighborGraph find_neighbors<T>(const Box&, double, const PointsView<T>&);                       \
-  template Graph all_pairs_neighbors<T>(const Box&, double, const PointsView<T>&);                          \
+#define CELLGRAPH_DEVICE_SEARCH(T)                                                                              \
+  template NeighborGraph find_neighbors<T>(const Box&, double, const PointsView<T>&);                           \
+  template Graph all_pairs_neighbors<T>(const Box&, double, const PointsView<T>&);                              \
   template RebuildTiming time_rebuild<T>(const Box&, double, const PointsView<T>&, const CompileOptions&, int); \
   template double time_all_pairs<T>(const Box&, double, const PointsView<T>&, int);
 CELLGRAPH_DEVICE_SEARCH(float)

@@ -6,8 +6,8 @@
 #include <omp.h>
 
 #include <iomanip>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -76,16 +76,16 @@ std::string compare_states(const std::vector<std::uint32_t>& engine, const std::
 
 int bench_command(const Args& args) {
   po::options_description d("cellgraph bench");
-  d.add_options()("help,h", "show this help")
-      ("suite", po::value<std::string>()->default_value("standard"),
-       "quick, standard, gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples), "
-       "metis (the METIS samples alone: 4elt and copter2), "
-       "models (every random model and update mode on a grid and an rgg, against Life), "
-       "partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior), "
-       "or movable (the Vicsek model: steps/s and neighbor-list rebuilds at 10^6 and 10^7 particles, 10^5 and "
-       "10^6 on the CPU, the search against all pairs; movable-quick: small sizes)")
-      ("repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")
-      ("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
+  d.add_options()("help,h", "show this help")(
+      "suite", po::value<std::string>()->default_value("standard"),
+      "quick, standard, gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples), "
+      "metis (the METIS samples alone: 4elt and copter2), "
+      "models (every random model and update mode on a grid and an rgg, against Life), "
+      "partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior), "
+      "or movable (the Vicsek model: steps/s and neighbor-list rebuilds at 10^6 and 10^7 particles, 10^5 and "
+      "10^6 on the CPU, the search against all pairs; movable-quick: small sizes)")(
+      "repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")(
+      "markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
   d.add(backend_options()).add(layout_options());
   po::variables_map vm;
   if (!parse_options(args, d, "usage: cellgraph bench [--suite standard] [--backend cpu]", vm)) return 0;
@@ -114,8 +114,9 @@ int bench_command(const Args& args) {
               << "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " << three_digits(ceiling / 1e9)
               << " GB/s; model B3/S23, 50% random fill\n";
     baseline_name = "cuSPARSE";
-    baseline_line = "baseline: cuSPARSE CSR SpMV (float) for the live counts + one rule kernel per step, the faster "
-                    "of CUSPARSE_SPMV_CSR_ALG1/ALG2, timed with CUDA events, from the same start";
+    baseline_line =
+        "baseline: cuSPARSE CSR SpMV (float) for the live counts + one rule kernel per step, the faster "
+        "of CUSPARSE_SPMV_CSR_ALG1/ALG2, timed with CUDA events, from the same start";
 #else
     throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
 #endif
@@ -130,8 +131,9 @@ int bench_command(const Args& args) {
   for (const std::string& note : notes) std::cout << "note: " << note << "\n";
   std::cout << baseline_line << "\n";
   if (markdown)
-    std::cout << "| case | vertices | cell updates/s | bytes/update | GB/s | % of copy | baseline updates/s | speed-up |\n"
-                 "|---|---|---|---|---|---|---|---|\n";
+    std::cout
+        << "| case | vertices | cell updates/s | bytes/update | GB/s | % of copy | baseline updates/s | speed-up |\n"
+           "|---|---|---|---|---|---|---|---|\n";
 
   std::vector<std::string> checks;
   int mismatches = 0;
@@ -163,17 +165,17 @@ int bench_command(const Args& args) {
       base_cell += " (" + three_digits(1 / base.seconds_per_step) + " steps/s)";
     }
     if (markdown) {
-      std::cout << "| " << c.name << " | " << vertices << " | " << rate_cell << " | " << three_digits(engine.bytes_per_update)
-                << " | " << three_digits(bandwidth / 1e9) << " | " << percent << " | " << base_cell << " | " << three_digits(speedup)
-                << "x |\n";
-      checks.push_back(c.name + ": " + check + " after " + std::to_string(c.steps) + " steps (baseline " +
-                       base.detail + ")");
+      std::cout << "| " << c.name << " | " << vertices << " | " << rate_cell << " | "
+                << three_digits(engine.bytes_per_update) << " | " << three_digits(bandwidth / 1e9) << " | " << percent
+                << " | " << base_cell << " | " << three_digits(speedup) << "x |\n";
+      checks.push_back(c.name + ": " + check + " after " + std::to_string(c.steps) + " steps (baseline " + base.detail +
+                       ")");
     } else {
       std::cout << std::left << std::setw(24) << c.name << std::right << std::setw(10) << vertices << " cells  "
                 << std::setw(9) << rate_cell << " updates/s  " << std::setw(5) << three_digits(engine.bytes_per_update)
-                << " B/update  " << std::setw(6) << three_digits(bandwidth / 1e9) << " GB/s (" << percent << "% of copy)  "
-                << baseline_name << " " << base_cell << " updates/s: x" << three_digits(speedup) << "  " << check << " ["
-                << base.detail << "]\n";
+                << " B/update  " << std::setw(6) << three_digits(bandwidth / 1e9) << " GB/s (" << percent
+                << "% of copy)  " << baseline_name << " " << base_cell << " updates/s: x" << three_digits(speedup)
+                << "  " << check << " [" << base.detail << "]\n";
     }
     std::cout.flush();
   }

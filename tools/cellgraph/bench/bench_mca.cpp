@@ -45,9 +45,8 @@ void bench_mca(const std::vector<std::uint32_t>& sizes, std::uint64_t steps, con
       const std::uint64_t rebuilds = after.rebuilds - before.rebuilds;
       const double rebuild_seconds = after.seconds - before.seconds;
       std::cout << "| " << n << " | " << skin << " | " << three_digits(double(steps) / total) << " | " << rebuilds
-                << " / " << steps << " | "
-                << (rebuilds ? three_digits(rebuild_seconds / double(rebuilds) * 1e3) : "-") << " | "
-                << three_digits((total - rebuild_seconds) / double(steps) * 1e3) << " | "
+                << " / " << steps << " | " << (rebuilds ? three_digits(rebuild_seconds / double(rebuilds) * 1e3) : "-")
+                << " | " << three_digits((total - rebuild_seconds) / double(steps) * 1e3) << " | "
                 << three_digits(double(after.entries) / n) << " |\n";
       std::cout.flush();
     }

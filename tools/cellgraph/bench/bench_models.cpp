@@ -56,7 +56,8 @@ int bench_models(const po::variables_map& vm, SimulationOptions options, int rep
     ceiling = host_copy_bandwidth(threads);
     machine = "cpu, " + std::to_string(threads) + " threads";
   }
-  std::cout << "bench suite models, backend " << machine << "; copy bandwidth (read + write) " << three_digits(ceiling / 1e9)
+  std::cout << "bench suite models, backend " << machine << "; copy bandwidth (read + write) "
+            << three_digits(ceiling / 1e9)
             << " GB/s\nratio: cell updates/s against synchronous B3/S23 Life on the same source, same run\n"
             << "| source | model | update | cell updates/s | bytes/update | % of copy | ratio to Life |\n"
                "|---|---|---|---|---|---|---|\n";
@@ -80,10 +81,11 @@ int bench_models(const po::variables_map& vm, SimulationOptions options, int rep
       // for colored updates the class lists.
       double state_bytes = 0;
       for (const auto& variable : sim->export_state()) state_bytes += double(variable.size()) / n;
-      const double bytes = 2 * state_bytes + 4.0 * double(layout->neighbors.size()) / n + (c.update == "colored" ? 4 : 0);
-      std::cout << "| " << source.description << " | " << c.label << " | " << c.update << " | " << three_digits(rate) << " | "
-                << three_digits(bytes) << " | " << three_digits(100 * rate * bytes / ceiling) << " | " << three_digits(rate / reference_rate)
-                << " |\n";
+      const double bytes =
+          2 * state_bytes + 4.0 * double(layout->neighbors.size()) / n + (c.update == "colored" ? 4 : 0);
+      std::cout << "| " << source.description << " | " << c.label << " | " << c.update << " | " << three_digits(rate)
+                << " | " << three_digits(bytes) << " | " << three_digits(100 * rate * bytes / ceiling) << " | "
+                << three_digits(rate / reference_rate) << " |\n";
       std::cout.flush();
     }
   }

@@ -53,7 +53,8 @@ struct Start {
   }
 };
 
-Start random_start(const models::MovableModelInfo& vicsek, const Box& box, std::uint32_t particles, std::uint64_t seed) {
+Start random_start(const models::MovableModelInfo& vicsek, const Box& box, std::uint32_t particles,
+                   std::uint64_t seed) {
   const auto state = vicsek.initial_state(kVicsek, box, particles, seed);
   Start s;
   for (auto [to, bytes] : {std::pair{&s.x, &state[0]}, std::pair{&s.y, &state[1]}}) {
@@ -82,7 +83,8 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
   if (partitioned) {
     if (vm["backend"].defaulted()) options.backend = BackendKind::cpu;
     if (options.backend != BackendKind::cpu)
-      throw Error("bench --suite " + suite + " under mpirun: partitioned movable runs use the CPU backend (--backend cpu)");
+      throw Error("bench --suite " + suite +
+                  " under mpirun: partitioned movable runs use the CPU backend (--backend cpu)");
     options = rank_options(options);
   }
   const bool gpu = options.backend == BackendKind::cuda;
@@ -93,13 +95,16 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
   if (!vicsek) throw Error("the vicsek model is not registered");
   const CompileOptions compile = compile_options(vm);
   if (root)
-    std::cout << "bench suite " << suite << ", backend " << (gpu ? "cuda" : "cpu, " + std::to_string(threads) + " threads")
-            << (partitioned ? " per rank, " + std::to_string(mpi::size()) + " ranks (regions of the box; the slowest rank's times)" : "")
-            << "; Vicsek 2D, periodic, density 4, r 1, v0 0.03, eta 0.5, double positions\n"
-            << "rebuild: cell-list search within r + skin, compile to the sliced layout, every variable moved to its "
-               "order; step: the sweep (with a skin, the Verlet filter and the displacement check too)\n"
-            << "| particles | skin | steps/s | rebuilds / steps | ms per rebuild | ms per step besides rebuilds | "
-               "list entries / particle |\n|---|---|---|---|---|---|---|\n";
+    std::cout << "bench suite " << suite << ", backend "
+              << (gpu ? "cuda" : "cpu, " + std::to_string(threads) + " threads")
+              << (partitioned ? " per rank, " + std::to_string(mpi::size()) +
+                                    " ranks (regions of the box; the slowest rank's times)"
+                              : "")
+              << "; Vicsek 2D, periodic, density 4, r 1, v0 0.03, eta 0.5, double positions\n"
+              << "rebuild: cell-list search within r + skin, compile to the sliced layout, every variable moved to its "
+                 "order; step: the sweep (with a skin, the Verlet filter and the displacement check too)\n"
+              << "| particles | skin | steps/s | rebuilds / steps | ms per rebuild | ms per step besides rebuilds | "
+                 "list entries / particle |\n|---|---|---|---|---|---|---|\n";
   for (std::uint32_t n : sizes.particles)
     for (double skin : {0.0, 0.3}) {
       const Box box = density_four(n);
@@ -122,8 +127,7 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
       if (!root) continue;
       std::cout << "| " << n << " | " << skin << " | " << three_digits(double(sizes.steps) / total) << " | " << rebuilds
                 << " / " << sizes.steps << " | " << (rebuilds ? ms(rebuild_seconds / double(rebuilds)) : "-") << " | "
-                << ms((total - rebuild_seconds) / double(sizes.steps)) << " | "
-                << three_digits(entries / n) << " |\n";
+                << ms((total - rebuild_seconds) / double(sizes.steps)) << " | " << three_digits(entries / n) << " |\n";
       std::cout.flush();
     }
   if (partitioned) return 0;  // the search is one process's

@@ -42,11 +42,12 @@ std::vector<PartitionCase> partition_cases(bool gpu) {
 // The slowest rank's median seconds per step of `run(steps)`.
 template <class F>
 double seconds_per_step(int repeats, std::uint64_t steps, F&& run) {
-  return mpi::max(median_seconds(repeats, [&] {
-           mpi::barrier();
-           run(steps);
-         }) /
-         double(steps));
+  return mpi::max(median_seconds(repeats,
+                                 [&] {
+                                   mpi::barrier();
+                                   run(steps);
+                                 }) /
+                  double(steps));
 }
 
 // The halo exchange alone: one byte per cell (Life's state), every peer, `steps` times.
@@ -66,15 +67,17 @@ int bench_partition(const po::variables_map& vm, SimulationOptions options, int 
   const models::Params life = {{"rule", "B3/S23"}};
   options = rank_options(options);
   // Both paths where the device one is taken (decided alike on every rank).
-  const bool both_paths = gpu && mpi::size() > 1 && options.halo->maps_peer_devices() && options.halo_path != HaloPath::host;
+  const bool both_paths =
+      gpu && mpi::size() > 1 && options.halo->maps_peer_devices() && options.halo_path != HaloPath::host;
   if (root)
-    std::cout << "bench suite partition: B3/S23, 50% fill, ranks: " << mpi::size() << ", backend "
-              << (gpu ? "cuda" : "cpu, " + std::to_string(options.threads) + " threads per rank")
-              << "; the slowest rank's median step\n"
-              << (both_paths ? "; step: halo device to device, host halo: through the host and MPI" : "") << "\n"
-              << "| case | ranks | method | cells | edge cut | halo cells | cell updates/s | step ms | host halo step ms "
-                 "| no-exchange step ms | exchange ms (host) | exchange hidden (host) |\n"
-                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    std::cout
+        << "bench suite partition: B3/S23, 50% fill, ranks: " << mpi::size() << ", backend "
+        << (gpu ? "cuda" : "cpu, " + std::to_string(options.threads) + " threads per rank")
+        << "; the slowest rank's median step\n"
+        << (both_paths ? "; step: halo device to device, host halo: through the host and MPI" : "") << "\n"
+        << "| case | ranks | method | cells | edge cut | halo cells | cell updates/s | step ms | host halo step ms "
+           "| no-exchange step ms | exchange ms (host) | exchange hidden (host) |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const PartitionCase& c : partition_cases(gpu)) {
     SourceSpec spec = c.source;
     if (!spec.graph_file.empty()) spec.graph_file = data_file(spec.graph_file);
@@ -88,7 +91,8 @@ int bench_partition(const po::variables_map& vm, SimulationOptions options, int 
       const auto layout = compile_rank_part(g, partition, compile_options(vm));
       const auto fill = random_fill(g.num_vertices(), 0.5, options.seed);
       std::vector<std::uint32_t> mine;  // the part's cells of the fill, in ascending user id
-      for (std::uint32_t i = 0; i < layout->num_vertices; ++i) mine.push_back(fill[layout->local_to_user[layout->user_to_local[i]]]);
+      for (std::uint32_t i = 0; i < layout->num_vertices; ++i)
+        mine.push_back(fill[layout->local_to_user[layout->user_to_local[i]]]);
 
       const auto timed_step = [&](const SimulationOptions& o) {
         auto part = models::find_model("lifelike").make(life, layout, o);
@@ -111,10 +115,12 @@ int bench_partition(const po::variables_map& vm, SimulationOptions options, int 
       const double hidden = exchange > 0 ? std::clamp((no_exchange + exchange - host_step) / exchange, 0.0, 1.0) : 0.0;
       if (!root) continue;
       const PartitionReport r = partition_report(g, partition, std::uint32_t(mpi::size()));
-      std::cout << "| " << c.name << " | " << mpi::size() << " | " << (method == PartitionMethod::metis ? "metis" : "block")
-                << " | " << g.num_vertices() << " | " << r.edge_cut << " | " << r.total_halo() << " | "
-                << three_digits(double(g.num_vertices()) / step) << " | " << three_digits(step * 1e3) << " | "
-                << (both_paths ? three_digits(host_step * 1e3) : std::string("-")) << " | " << three_digits(no_exchange * 1e3) << " | " << three_digits(exchange * 1e3) << " | "
+      std::cout << "| " << c.name << " | " << mpi::size() << " | "
+                << (method == PartitionMethod::metis ? "metis" : "block") << " | " << g.num_vertices() << " | "
+                << r.edge_cut << " | " << r.total_halo() << " | " << three_digits(double(g.num_vertices()) / step)
+                << " | " << three_digits(step * 1e3) << " | "
+                << (both_paths ? three_digits(host_step * 1e3) : std::string("-")) << " | "
+                << three_digits(no_exchange * 1e3) << " | " << three_digits(exchange * 1e3) << " | "
                 << (exchange > 0 ? three_digits(100 * hidden) + "%" : "-") << " |\n"
                 << std::flush;
     }

@@ -24,7 +24,6 @@ SourceSpec generated(const std::string& spec) {
   return s;
 }
 
-
 template <class Model>
 void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars> cur,
               StateRef<typename Model::Vars> next, int threads) {
@@ -36,7 +35,7 @@ void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars>
     for (EdgeOffset e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
       const VertexId u = g.neighbors[e];
       gather_neighbor(model, acc, CellRead<Vars>{cur, u == kBoundaryVertex ? std::uint32_t(n) : u},
-                   std::uint32_t(e - g.offsets[v]));
+                      std::uint32_t(e - g.offsets[v]));
     }
     CellWrite<Vars> out{next, std::uint32_t(v)};
     model.apply(CellRead<Vars>{cur, std::uint32_t(v)}, acc, out,
@@ -47,8 +46,8 @@ void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars>
 // The METIS sample graphs: small meshes whose steps are bound by launches and latency.
 std::vector<BenchCase> metis_sample_cases(std::vector<std::string>& notes) {
   std::vector<BenchCase> cases;
-  for (const char* file : {"graphs/metis/github-KarypisLab-METIS/4elt.graph",
-                           "graphs/metis/debian-libmetis-doc/copter2.graph"}) {
+  for (const char* file :
+       {"graphs/metis/github-KarypisLab-METIS/4elt.graph", "graphs/metis/debian-libmetis-doc/copter2.graph"}) {
     const std::string path = data_file(file);
     if (!std::filesystem::exists(path)) {
       notes.push_back("skipped " + path + ": not found (run from the repository root or set CELLGRAPH_DATA_DIR)");
@@ -96,9 +95,8 @@ double host_copy_bandwidth(int threads) {
   return 2.0 * double(n) / s;
 }
 
-BaselineRun csr_loop_baseline(const Graph& g, const models::LifeLike& rule,
-                              const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value,
-                              std::uint64_t steps, int repeats, int threads) {
+BaselineRun csr_loop_baseline(const Graph& g, const models::LifeLike& rule, const std::vector<std::uint32_t>& initial,
+                              std::uint32_t boundary_value, std::uint64_t steps, int repeats, int threads) {
   using Vars = models::LifeLike::Vars;
   const std::uint32_t n = g.num_vertices();
   HostState<Vars> a(std::size_t(n) + 1), b(std::size_t(n) + 1);

@@ -32,8 +32,8 @@ std::string data_file(const std::string& relative);
 struct BenchCase {
   std::string name;
   SourceSpec source;
-  std::uint64_t steps;             // per timed run
-  bool report_steps_per_s = false; // small graphs: steps/s says more than cells/s
+  std::uint64_t steps;              // per timed run
+  bool report_steps_per_s = false;  // small graphs: steps/s says more than cells/s
 };
 
 // The cases of a suite: quick, standard, or gpu (the standard GPU set). Graph files that are
@@ -65,8 +65,7 @@ struct BaselineRun {
 // The CPU baseline a user would write first: the same rule over the CSR rows with OpenMP, no
 // layout (the boundary cell at index n). Median of `repeats` runs of `steps` steps, each from
 // `initial`.
-BaselineRun csr_loop_baseline(const Graph& g, const models::LifeLike& rule,
-                              const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value,
-                              std::uint64_t steps, int repeats, int threads);
+BaselineRun csr_loop_baseline(const Graph& g, const models::LifeLike& rule, const std::vector<std::uint32_t>& initial,
+                              std::uint32_t boundary_value, std::uint64_t steps, int repeats, int threads);
 
 }  // namespace cellgraph::cli

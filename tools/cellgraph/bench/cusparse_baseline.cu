@@ -11,16 +11,16 @@
 
 #include "cellgraph/error.hpp"
 #include "src/backend/cuda/cuda_check.cuh"
-#include "tools/cellgraph/bench/cusparse_baseline.hpp"
 #include "src/backend/cuda/device_array.cuh"
+#include "tools/cellgraph/bench/cusparse_baseline.hpp"
 
 namespace cellgraph::cuda {
 namespace {
 
 void check_cusparse(cusparseStatus_t status, const char* call, const char* file, int line) {
   if (status != CUSPARSE_STATUS_SUCCESS)
-    throw Error(std::string("cuSPARSE error: ") + cusparseGetErrorName(status) + " (" +
-                cusparseGetErrorString(status) + ") in " + call + " (" + file + ":" + std::to_string(line) + ")");
+    throw Error(std::string("cuSPARSE error: ") + cusparseGetErrorName(status) + " (" + cusparseGetErrorString(status) +
+                ") in " + call + " (" + file + ":" + std::to_string(line) + ")");
 }
 
 }  // namespace
@@ -123,8 +123,7 @@ struct RowBlock {
 // block of 2^31 - 1.
 std::vector<RowBlock> upload_blocks(const Graph& g, float* y) {
   const std::uint32_t n = g.num_vertices();
-  const std::vector<std::uint32_t> starts =
-      row_block_starts(g.offsets, std::uint64_t(1) << 30);
+  const std::vector<std::uint32_t> starts = row_block_starts(g.offsets, std::uint64_t(1) << 30);
   std::vector<RowBlock> blocks(starts.size() - 1);
   std::vector<std::int32_t> offsets;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -168,14 +167,14 @@ double median(std::vector<double> t) {
 }  // namespace
 
 SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rule,
-                                     const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value,
-                                     int steps, int repeats, int warmup) {
+                                     const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value, int steps,
+                                     int repeats, int warmup) {
   const std::uint32_t n = g.num_vertices();
   if (steps < 1 || repeats < 1 || warmup < 0)
     throw Error("cuSPARSE baseline: steps and repeats must be at least 1, warmup at least 0");
   if (initial.size() != n)
-    throw Error("cuSPARSE baseline: " + std::to_string(initial.size()) + " initial states for " +
-                std::to_string(n) + " vertices");
+    throw Error("cuSPARSE baseline: " + std::to_string(initial.size()) + " initial states for " + std::to_string(n) +
+                " vertices");
   if (boundary_value >= rule.num_states())
     throw Error("cuSPARSE baseline: boundary state " + std::to_string(boundary_value) + " is not a state of the rule");
   if (n == 0) return {0.0, {}, "none (empty graph)"};
@@ -187,8 +186,8 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
   std::vector<std::uint8_t> start(n);
   for (std::uint32_t v = 0; v < n; ++v) {
     if (initial[v] >= rule.num_states())
-      throw Error("cuSPARSE baseline: initial state " + std::to_string(initial[v]) + " of vertex " +
-                  std::to_string(v) + " is not a state of the rule");
+      throw Error("cuSPARSE baseline: initial state " + std::to_string(initial[v]) + " of vertex " + std::to_string(v) +
+                  " is not a state of the rule");
     start[v] = std::uint8_t(initial[v]);
   }
   const DeviceArray<std::uint8_t> start_device(start.data(), n);
@@ -257,10 +256,10 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
   auto run_steps = [&](const Candidate& c, int count) {
     for (int s = 0; s < count; ++s, parity ^= 1) {
       for (std::size_t b = 0; b < blocks.size(); ++b)
-        CG_CUSPARSE(cusparseSpMV(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrices[b].get(),
-                                 x_vec.get(), &zero, blocks[b].y.get(), CUDA_R_32F, c.alg, c.buffers[b].data()));
+        CG_CUSPARSE(cusparseSpMV(handle.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c.matrices[b].get(), x_vec.get(),
+                                 &zero, blocks[b].y.get(), CUDA_R_32F, c.alg, c.buffers[b].data()));
       life_rule<<<blocks_for(n), kThreads, 0, stream.get()>>>(rule, n, y.data(), state[parity].data(),
-                                                            state[parity ^ 1].data(), x.data());
+                                                              state[parity ^ 1].data(), x.data());
       CG_CUDA_LAUNCHED();
     }
   };
@@ -292,11 +291,10 @@ SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rul
       CG_CUDA(cudaMemcpy(final_states.data(), state[parity].data(), n, cudaMemcpyDeviceToHost));
       best.seconds_per_step = per_step;
       const std::size_t m = blocks.size();
-      best.algorithm = std::string(c.name) + ", 32I indices, " + std::to_string(m) + (m == 1 ? " row block" : " row blocks");
-      if (c.preprocessed == m)
-        best.algorithm += ", preprocessed";
-      else if (c.preprocessed > 0)
-        best.algorithm += ", " + std::to_string(c.preprocessed) + " of them preprocessed";
+      best.algorithm =
+          std::string(c.name) + ", 32I indices, " + std::to_string(m) + (m == 1 ? " row block" : " row blocks");
+      if (c.preprocessed == m) best.algorithm += ", preprocessed";
+      else if (c.preprocessed > 0) best.algorithm += ", " + std::to_string(c.preprocessed) + " of them preprocessed";
     }
   }
   best.states.assign(final_states.begin(), final_states.end());

@@ -28,8 +28,7 @@ struct SpmvBaselineResult {
 // consecutive blocks of at most `max_entries` entries each. Returns the first row of each block
 // followed by n: block b is rows [starts[b], starts[b + 1]). One block {0, n} when all entries
 // fit; {0} (no block) when n == 0. Throws Error when a single row has more than max_entries.
-inline std::vector<std::uint32_t> row_block_starts(const std::vector<EdgeOffset>& offsets,
-                                                   std::uint64_t max_entries) {
+inline std::vector<std::uint32_t> row_block_starts(const std::vector<EdgeOffset>& offsets, std::uint64_t max_entries) {
   const std::size_t n = offsets.empty() ? 0 : offsets.size() - 1;
   std::vector<std::uint32_t> starts{0};
   for (std::size_t first = 0; first < n;) {
@@ -37,7 +36,8 @@ inline std::vector<std::uint32_t> row_block_starts(const std::vector<EdgeOffset>
     std::size_t end = n;  // the last row boundary at most max_entries past base
     if (offsets[n] - base > max_entries)
       end = std::size_t(std::upper_bound(offsets.begin() + std::ptrdiff_t(first), offsets.end(), base + max_entries) -
-                        offsets.begin()) - 1;
+                        offsets.begin()) -
+            1;
     if (end == first)
       throw Error("row " + std::to_string(first) + " has " + std::to_string(offsets[first + 1] - base) +
                   " entries, more than the " + std::to_string(max_entries) + " a row block may hold");
@@ -67,8 +67,8 @@ inline std::vector<std::uint32_t> row_block_starts(const std::vector<EdgeOffset>
 //
 // Throws Error on bad arguments and on any CUDA or cuSPARSE failure (naming the call).
 SpmvBaselineResult run_cusparse_life(const Graph& g, const models::LifeLike& rule,
-                                     const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value,
-                                     int steps, int repeats, int warmup);
+                                     const std::vector<std::uint32_t>& initial, std::uint32_t boundary_value, int steps,
+                                     int repeats, int warmup);
 
 // Bytes/s of a 2 GiB device-to-device cudaMemcpy of non-zero data, read + write counted: the
 // median of 5 copies timed with CUDA events (after one untimed copy). The ceiling for a

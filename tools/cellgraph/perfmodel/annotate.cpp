@@ -51,7 +51,8 @@ SourceSpec source_from_label(const std::string& label) {
 // One-rank rows: each source built and compiled again, checked against its rows (cells, layout
 // kind, bytes per cell), and its step's shape recorded in each row as `measure` records it.
 // Returns the rows annotated.
-std::size_t annotate_one_rank(std::vector<pm::Measurement>& rows, const CompileOptions& compile_opts, std::uint64_t seed) {
+std::size_t annotate_one_rank(std::vector<pm::Measurement>& rows, const CompileOptions& compile_opts,
+                              std::uint64_t seed) {
   std::vector<std::string> order;  // sources in the order of their first row
   std::map<std::string, std::vector<pm::Measurement*>> by_source;
   for (pm::Measurement& m : rows)
@@ -94,8 +95,8 @@ std::size_t annotate_one_rank(std::vector<pm::Measurement>& rows, const CompileO
       }
       const std::pair<bool, std::uint32_t> path{!colored && gathers_signal(m->model), multiprocessors};
       if (!colored && !sync_shapes.count(path))
-        sync_shapes[path] =
-            pm::step_shape(*layout, nullptr, pm::gather_path(gathers_scattered(*layout), path.first, false, multiprocessors));
+        sync_shapes[path] = pm::step_shape(
+            *layout, nullptr, pm::gather_path(gathers_scattered(*layout), path.first, false, multiprocessors));
       const pm::StepShape& shape = colored ? colored_shapes.at(multiprocessors) : sync_shapes.at(path);
       pm::record_shape(*m, shape);
       ++annotated;
@@ -160,12 +161,14 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
 
 int perfmodel_annotate(const Args& args) {
   po::options_description d("cellgraph perfmodel annotate");
-  d.add_options()("help,h", "show this help")(
-      "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
-      "out", po::value<std::string>(), "the CSV to write, every one-rank row with launches, depth, gathers and missed "
-                                       "gathers, and every synchronous partitioned row whose split the partition options "
-                                       "rebuild (the same largest part and halo) with those of its busiest part (required)")(
-      "seed", unsigned_value<std::uint64_t>(1), "the seed the timings were measured with (colored updates: the coloring)");
+  d.add_options()("help,h", "show this help")("timings", po::value<std::vector<std::string>>(),
+                                              "CSV file(s) of `perfmodel measure` (the positional arguments)")(
+      "out", po::value<std::string>(),
+      "the CSV to write, every one-rank row with launches, depth, gathers and missed "
+      "gathers, and every synchronous partitioned row whose split the partition options "
+      "rebuild (the same largest part and halo) with those of its busiest part (required)")(
+      "seed", unsigned_value<std::uint64_t>(1),
+      "the seed the timings were measured with (colored updates: the coloring)");
   d.add(layout_options()).add(partition_method_options());
   po::variables_map vm;
   if (!parse_perfmodel_options(args, d, "timings", "usage: cellgraph perfmodel annotate TIMINGS.csv... --out CSV", vm))
@@ -189,8 +192,9 @@ int perfmodel_annotate(const Args& args) {
   for (const pm::Measurement& m : rows) out.stream() << pm::csv_row(m) << "\n";
   out.commit();
   std::cout << "wrote " << vm["out"].as<std::string>() << ": " << annotated << " rows annotated"
-            << (partitioned ? ", " + std::to_string(partitioned) + " partitioned rows left without" : std::string()) << " in "
-            << std::lround(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) << " s\n";
+            << (partitioned ? ", " + std::to_string(partitioned) + " partitioned rows left without" : std::string())
+            << " in " << std::lround(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+            << " s\n";
   return 0;
 }
 

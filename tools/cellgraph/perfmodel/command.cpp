@@ -42,7 +42,8 @@ bool parse_perfmodel_options(const Args& args, const po::options_description& de
   FilePlan plan;
   for (const char* option : {"timings", "holdout-file"})
     if (vm.count(option))
-      for (const std::string& path : vm[option].as<std::vector<std::string>>()) plan.reads(path, std::string("--") + option);
+      for (const std::string& path : vm[option].as<std::vector<std::string>>())
+        plan.reads(path, std::string("--") + option);
   if (vm.count("model-file")) plan.reads(vm["model-file"].as<std::string>(), "--model-file");
   for (const char* option : {"out", "predictions"})
     if (vm.count(option)) plan.writes(vm[option].as<std::string>(), std::string("--") + option);

@@ -44,9 +44,10 @@ void print_validation_header(std::ostream& out);
 void print_validated_row(std::ostream& out, const perfmodel::ValidatedRow& r);
 // The CSV tools/plot_perfmodel.py draws: each row measured against each view's prediction.
 void write_predictions_header(std::ostream& out);
-void write_prediction(std::ostream& out, const perfmodel::FittedModel& f, const perfmodel::Measurement& m, bool held_out,
-                      perfmodel::View preferred);
-void write_predictions(std::ostream& out, const perfmodel::FittedModel& f, const std::vector<perfmodel::Measurement>& rows,
-                       const perfmodel::Holdout* holdout, perfmodel::View preferred);
+void write_prediction(std::ostream& out, const perfmodel::FittedModel& f, const perfmodel::Measurement& m,
+                      bool held_out, perfmodel::View preferred);
+void write_predictions(std::ostream& out, const perfmodel::FittedModel& f,
+                       const std::vector<perfmodel::Measurement>& rows, const perfmodel::Holdout* holdout,
+                       perfmodel::View preferred);
 
 }  // namespace cellgraph::cli

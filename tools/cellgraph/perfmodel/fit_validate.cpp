@@ -29,20 +29,27 @@ std::vector<pm::Measurement> read_all(const po::variables_map& vm) {
 
 po::options_description fit_options(const char* caption) {
   po::options_description d(caption);
-  d.add_options()("help,h", "show this help")(
-      "timings", po::value<std::vector<std::string>>(), "CSV file(s) of `perfmodel measure` (the positional arguments)")(
+  d.add_options()("help,h", "show this help")("timings", po::value<std::vector<std::string>>(),
+                                              "CSV file(s) of `perfmodel measure` (the positional arguments)")(
       "out", po::value<std::string>(), "write the fitted constants here (for `perfmodel predict`)")(
-      "predictions", po::value<std::string>(), "write every row measured against predicted here (for tools/plot_perfmodel.py)")(
+      "predictions", po::value<std::string>(),
+      "write every row measured against predicted here (for tools/plot_perfmodel.py)")(
       "cache-regime", po::value<std::string>(),
       "separate per-work costs inside and beyond the cache: off, evidence (default: where the rows show it, the "
       "split lowering a group's squared error by 10% or more) or always (where two rows lie each side)")(
-      "no-cache-regime", po::bool_switch(), "the same as --cache-regime off: one cost whatever the working set (the paper's model)")(
+      "no-cache-regime", po::bool_switch(),
+      "the same as --cache-regime off: one cost whatever the working set (the paper's model)")(
       "no-depth", po::bool_switch(), "leave the depth term out (T = launch x launches + ...; for comparison)")(
-      "no-gathers", po::bool_switch(), "leave the gather terms out (the sectors of neighbor state a step reads, and those past the L1; for comparison)")(
-      "no-missed-gathers", po::bool_switch(), "leave the L1 miss term out (the sectors of it read past the L1; for comparison)")(
-      "no-packing", po::bool_switch(), "leave the packing pass's term out (steps that pack one-bit signals first; for comparison)")(
-      "no-branch", po::bool_switch(), "leave the boundary branch out (a device-path step priced by its frame alone; for comparison)")(
-      "no-step-floor", po::bool_switch(), "leave the step floor out (the least a step with peers lasts; for comparison)")(
+      "no-gathers", po::bool_switch(),
+      "leave the gather terms out (the sectors of neighbor state a step reads, and those past the L1; for comparison)")(
+      "no-missed-gathers", po::bool_switch(),
+      "leave the L1 miss term out (the sectors of it read past the L1; for comparison)")(
+      "no-packing", po::bool_switch(),
+      "leave the packing pass's term out (steps that pack one-bit signals first; for comparison)")(
+      "no-branch", po::bool_switch(),
+      "leave the boundary branch out (a device-path step priced by its frame alone; for comparison)")(
+      "no-step-floor", po::bool_switch(),
+      "leave the step floor out (the least a step with peers lasts; for comparison)")(
       "wave-blocks-per-sm", po::value<std::uint32_t>(),
       "GPU timings: resident sweep blocks per multiprocessor of the wave term (a wave covers SMs x this x 512 "
       "cells; default 4; 0: no wave term)")(
@@ -82,8 +89,9 @@ int validate_each_source(const std::vector<pm::Measurement>& rows, double tolera
   if (vm.count("predictions")) predictions = std::make_unique<AtomicFile>(vm["predictions"].as<std::string>());
   const pm::CrossValidation cv = pm::cross_validate(rows, tolerance, options, view);
   std::cout << "perfmodel validate: each of " << cv.folds.size() << " sources held out in turn, fitted on the others "
-            << "and predicted with that fit's " << (view ? std::string(pm::view_name(*view)) + " view" : "preferred view")
-            << "; tolerance " << percent(tolerance) << ":\n";
+            << "and predicted with that fit's "
+            << (view ? std::string(pm::view_name(*view)) + " view" : "preferred view") << "; tolerance "
+            << percent(tolerance) << ":\n";
   print_validation_header(std::cout);
   if (predictions) write_predictions_header(predictions->stream());
   for (const pm::CrossValidationFold& fold : cv.folds)
@@ -106,8 +114,9 @@ int perfmodel_fit(const Args& args) {
                   "also fit once per source without it and predict its rows (leave one source out): their errors, "
                   "kept in the fit file, tell `predict` how far to trust a prediction for a graph never measured");
   po::variables_map vm;
-  if (!parse_perfmodel_options(args, d, "timings",
-                               "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV] [--cross-validate]", vm))
+  if (!parse_perfmodel_options(
+          args, d, "timings",
+          "usage: cellgraph perfmodel fit TIMINGS.csv... [--out FIT] [--predictions CSV] [--cross-validate]", vm))
     return 0;
   const pm::FitOptions options = fit_options_from(vm);  // a bad option before any file is read
   const std::vector<pm::Measurement> rows = read_all(vm);
@@ -132,26 +141,31 @@ int perfmodel_fit(const Args& args) {
 
 int perfmodel_validate(const Args& args) {
   po::options_description d = fit_options("cellgraph perfmodel validate");
-  d.add_options()("holdout-cells-above", po::value<std::string>(), "hold out rows of more cells than this (2^26, 67108864)")(
+  d.add_options()("holdout-cells-above", po::value<std::string>(),
+                  "hold out rows of more cells than this (2^26, 67108864)")(
       "holdout-ranks-above", po::value<unsigned>(), "hold out rows on more ranks than this")(
-      "holdout-source", po::value<std::vector<std::string>>(), "hold out rows whose source contains this text (repeatable)")(
+      "holdout-source", po::value<std::vector<std::string>>(),
+      "hold out rows whose source contains this text (repeatable)")(
       "holdout-file", po::value<std::vector<std::string>>(),
       "hold out every row of this CSV, read besides the timings (repeatable): fit on the timings, predict these")(
       "holdout-each-source", po::bool_switch(),
       "hold out each source in turn (leave one source out): fit on the others, predict its rows; every graph as "
-      "'another graph'")(
-      "tolerance", po::value<double>()->default_value(0.10, "0.1"), "largest relative error of a held-out prediction that passes")(
-      "view", po::value<std::string>(), "predict with this view (cycles, bytes or two-term); default: the fit's preferred one");
+      "'another graph'")("tolerance", po::value<double>()->default_value(0.10, "0.1"),
+                         "largest relative error of a held-out prediction that passes")(
+      "view", po::value<std::string>(),
+      "predict with this view (cycles, bytes or two-term); default: the fit's preferred one");
   po::variables_map vm;
-  if (!parse_perfmodel_options(args, d, "timings",
-                               "usage: cellgraph perfmodel validate TIMINGS.csv... --holdout-cells-above N | "
-                               "--holdout-ranks-above K | --holdout-source TEXT | --holdout-file CSV | --holdout-each-source "
-                               "[--tolerance 0.1]",
-                               vm))
+  if (!parse_perfmodel_options(
+          args, d, "timings",
+          "usage: cellgraph perfmodel validate TIMINGS.csv... --holdout-cells-above N | "
+          "--holdout-ranks-above K | --holdout-source TEXT | --holdout-file CSV | --holdout-each-source "
+          "[--tolerance 0.1]",
+          vm))
     return 0;
   std::vector<pm::Measurement> rows = read_all(vm);
   pm::Holdout holdout;
-  if (vm.count("holdout-cells-above")) holdout.cells_above = parse_count(vm["holdout-cells-above"].as<std::string>(), "--holdout-cells-above");
+  if (vm.count("holdout-cells-above"))
+    holdout.cells_above = parse_count(vm["holdout-cells-above"].as<std::string>(), "--holdout-cells-above");
   if (vm.count("holdout-ranks-above")) holdout.ranks_above = vm["holdout-ranks-above"].as<unsigned>();
   if (vm.count("holdout-source")) holdout.sources = vm["holdout-source"].as<std::vector<std::string>>();
   if (vm.count("holdout-file")) {
@@ -173,7 +187,8 @@ int perfmodel_validate(const Args& args) {
   if (vm["holdout-each-source"].as<bool>()) {
     if (holdout.cells_above || holdout.ranks_above || !holdout.sources.empty() || !holdout.files.empty())
       throw Error("--holdout-each-source holds out every source in turn: give no other --holdout option");
-    if (vm.count("out")) throw Error("--out writes one fit; --holdout-each-source makes one per source (use `perfmodel fit`)");
+    if (vm.count("out"))
+      throw Error("--out writes one fit; --holdout-each-source makes one per source (use `perfmodel fit`)");
     return validate_each_source(rows, tolerance, options, view, vm);
   }
   const pm::Validation v = pm::validate(rows, holdout, tolerance, options, view);
@@ -200,7 +215,8 @@ int perfmodel_validate(const Args& args) {
   const pm::Agreement a = pm::agreement(measured, predicted);
   std::cout << "held-out rows: mean |error| " << percent(a.mean_abs_rel) << ", max " << percent(a.max_abs_rel)
             << ", pearson " << figure(a.pearson, 4) << "\n"
-            << (v.pass ? "validation passed: every held-out row within " : "validation FAILED: not every held-out row within ")
+            << (v.pass ? "validation passed: every held-out row within "
+                       : "validation FAILED: not every held-out row within ")
             << percent(tolerance) << "\n";
   if (out) pm::write_fit(out->stream(), v.fit), out->commit();
   if (predictions) write_predictions(predictions->stream(), v.fit, rows, &holdout, v.view), predictions->commit();

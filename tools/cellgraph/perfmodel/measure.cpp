@@ -61,21 +61,25 @@ std::vector<unsigned> parse_sizes(const std::string& text) {
     unsigned v = 0;
     auto [stop, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || ec != std::errc() || stop != s.data() + s.size())
-      throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(s) + " is not a whole number (sizes are log2 of the cells: 16:28:2)");
+      throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(s) +
+                  " is not a whole number (sizes are log2 of the cells: 16:28:2)");
     return v;
   };
   while (std::getline(in, item, text.find('+') != std::string::npos ? '+' : ',')) {
     std::vector<std::string> p;
     std::istringstream parts(item);
     for (std::string s; std::getline(parts, s, ':');) p.push_back(s);
-    if (p.empty() || p.size() > 3) throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(item) + " is not N or FROM:TO[:STEP]");
+    if (p.empty() || p.size() > 3)
+      throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(item) + " is not N or FROM:TO[:STEP]");
     const unsigned from = number(p[0]), to = p.size() > 1 ? number(p[1]) : from, step = p.size() > 2 ? number(p[2]) : 1;
-    if (step == 0 || to < from) throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(item) + " is an empty range");
+    if (step == 0 || to < from)
+      throw Error("bad sizes " + quoted_text(text) + ": " + quoted_text(item) + " is an empty range");
     for (unsigned k = from; k <= to; k += step) sizes.push_back(k);
   }
   if (sizes.empty()) throw Error("bad sizes " + quoted_text(text) + ": no size");
   for (unsigned k : sizes)
-    if (k < 4 || k > 31) throw Error("bad sizes " + quoted_text(text) + ": 2^" + std::to_string(k) + " cells (sizes are 4 to 31)");
+    if (k < 4 || k > 31)
+      throw Error("bad sizes " + quoted_text(text) + ": 2^" + std::to_string(k) + " cells (sizes are 4 to 31)");
   return sizes;
 }
 
@@ -107,7 +111,8 @@ std::vector<SweepSource> expand_source(const std::string& item, const std::vecto
     if (kind == "grid" || kind == "grid3d") {
       const bool three = kind == "grid3d";
       const unsigned x = three ? (k + 2) / 3 : (k + 1) / 2, y = three ? (k + 1) / 3 : k / 2, z = three ? k / 3 : 0;
-      s.spec.grid = std::to_string(1u << x) + "x" + std::to_string(1u << y) + (three ? "x" + std::to_string(1u << z) : "");
+      s.spec.grid =
+          std::to_string(1u << x) + "x" + std::to_string(1u << y) + (three ? "x" + std::to_string(1u << z) : "");
       s.spec.neighborhood = arg.empty() ? "moore" : arg;
       s.spec.boundary = "periodic";
       s.label = "grid:" + s.spec.grid + ":" + s.spec.neighborhood;
@@ -118,7 +123,8 @@ std::vector<SweepSource> expand_source(const std::string& item, const std::vecto
       s.spec.generator = "rmat:" + std::to_string(k) + ":" + (arg.empty() ? "16" : arg);
       s.label = s.spec.generator;
     } else {
-      throw Error("unknown source " + quoted_text(item) + " (grid[:NEIGHBORHOOD], grid3d[:NEIGHBORHOOD], rgg[:DEGREE], "
+      throw Error("unknown source " + quoted_text(item) +
+                  " (grid[:NEIGHBORHOOD], grid3d[:NEIGHBORHOOD], rgg[:DEGREE], "
                   "rmat[:EDGE_FACTOR], er[:DEGREE], each with @SIZES if its own; graph:PATH, mesh:PATH)");
     }
     out.push_back(s);
@@ -197,34 +203,34 @@ double seconds_per_step(Simulation& sim, double min_time, int repeats, double ma
 
 po::options_description measure_options() {
   po::options_description d("cellgraph perfmodel measure");
-  d.add_options()("help,h", "show this help")(
-      "out", po::value<std::string>(), "the CSV to write (rank 0 writes it; required)")(
+  d.add_options()("help,h", "show this help")("out", po::value<std::string>(),
+                                              "the CSV to write (rank 0 writes it; required)")(
       "append", po::bool_switch(), "add the rows to an existing --out file (its header must be this command's)")(
       "sources", po::value<std::string>(),
       (std::string("comma-separated: grid[:NEIGHBORHOOD] (2D, periodic), grid3d[:NEIGHBORHOOD], rgg[:DEGREE] "
                    "(default 8), rmat[:EDGE_FACTOR] (default 16), er[:DEGREE], each swept over --sizes or its own "
                    "@SIZES (16:24:2, or 16+20); graph:PATH and mesh:PATH once. Default: ") +
        kGpuSources + " (cuda), " + kCpuSources + " (cpu)")
-          .c_str())(
-      "sizes", po::value<std::string>(),
-      (std::string("log2 of the cells: FROM:TO[:STEP] or a list (16,20,24). Default: ") + kGpuSizes + " (cuda), " +
-       kCpuSizes + " (cpu)")
-          .c_str())(
+          .c_str())("sizes", po::value<std::string>(),
+                    (std::string("log2 of the cells: FROM:TO[:STEP] or a list (16,20,24). Default: ") + kGpuSizes +
+                     " (cuda), " + kCpuSizes + " (cpu)")
+                        .c_str())(
       "models", po::value<std::string>()->default_value("lifelike,sir,ising"),
       "comma-separated NAME[:key=value...][@UPDATE]: sir:beta=0.05:tau=8, lifelike@alpha:0.5; the model's own "
-      "update unless given (ising: colored)")(
-      "repeats", po::value<int>()->default_value(3), "timed runs per row (the median is kept)")(
-      "min-time", po::value<double>()->default_value(0.05, "0.05"), "seconds a timed run should last at least (sets the steps)")(
+      "update unless given (ising: colored)")("repeats", po::value<int>()->default_value(3),
+                                              "timed runs per row (the median is kept)")(
+      "min-time", po::value<double>()->default_value(0.05, "0.05"),
+      "seconds a timed run should last at least (sets the steps)")(
       "max-time", po::value<double>()->default_value(1.0, "1"),
       "seconds the timed runs of one row may take in all: fewer repeats (at least one) where a run is slower")(
       "colored-max-cells", po::value<std::string>(),
       (std::string("run colored updates only on sources of at most this many cells (2^K or a number). Default: ") +
        kGpuColoredMaxCells + " (cuda), " + kCpuColoredMaxCells + " (cpu)")
-          .c_str())(
-      "colored-on-hubs", po::bool_switch(), "run colored updates on hub graphs too (R-MAT: hundreds of classes; slow)")(
+          .c_str())("colored-on-hubs", po::bool_switch(),
+                    "run colored updates on hub graphs too (R-MAT: hundreds of classes; slow)")(
       "budget", po::value<double>()->default_value(0, "0"),
-      "seconds the sweep may take: sources after the first not started by then are left out, with a note (0: no limit)")(
-      "fill", po::value<double>()->default_value(0.5), "initial density of state 1");
+      "seconds the sweep may take: sources after the first not started by then are left out, with a note (0: no "
+      "limit)")("fill", po::value<double>()->default_value(0.5), "initial density of state 1");
   d.add(backend_options()).add(layout_options()).add(partition_method_options());
   return d;
 }
@@ -263,10 +269,12 @@ Sweep sweep_from(const po::variables_map& vm) {
   if (s.repeats < 1) throw Error("--repeats must be at least 1");
   if (!(s.min_time > 0 && s.min_time <= 60)) throw Error("--min-time must be from 0 to 60 seconds");
   if (!(s.fill >= 0 && s.fill <= 1)) throw Error("--fill must be a density from 0 to 1");
-  const std::vector<unsigned> sizes =
-      parse_sizes(vm.count("sizes") ? vm["sizes"].as<std::string>() : s.gpu ? kGpuSizes : kCpuSizes);
-  for (const std::string& item :
-       split_list(vm.count("sources") ? vm["sources"].as<std::string>() : s.gpu ? kGpuSources : kCpuSources))
+  const std::vector<unsigned> sizes = parse_sizes(vm.count("sizes") ? vm["sizes"].as<std::string>()
+                                                  : s.gpu           ? kGpuSizes
+                                                                    : kCpuSizes);
+  for (const std::string& item : split_list(vm.count("sources") ? vm["sources"].as<std::string>()
+                                            : s.gpu             ? kGpuSources
+                                                                : kCpuSources))
     for (SweepSource& source : expand_source(item, sizes)) s.sources.push_back(std::move(source));
   if (s.sources.empty()) throw Error("--sources names no source");
   s.models = sweep_models(vm["models"].as<std::string>());
@@ -311,13 +319,15 @@ void announce(const Sweep& s, const pm::Machine& machine, int ranks, int threads
       planned += s.runs_on(m, cells, source.spec.generator.rfind("rmat:", 0) == 0 ? "hubs" : "graph");
     }
   std::cout << "perfmodel measure: " << planned << " rows planned, about "
-            << std::lround(double(planned) * (s.repeats + 3) * s.min_time) << " s of timed runs plus building the sources"
+            << std::lround(double(planned) * (s.repeats + 3) * s.min_time)
+            << " s of timed runs plus building the sources"
             << (s.budget > 0 ? ", within a budget of " + three_digits(s.budget) + " s" : "") << "\n";
   std::cout << "perfmodel measure: " << s.sources.size() << " sources x " << s.models.size() << " models on " << ranks
             << (ranks > 1 ? " ranks" : " rank") << ", " << machine.backend << " on " << machine.device << " ("
             << machine.sm_count << (s.gpu ? " SMs" : " cores") << ", " << threads << (s.gpu ? " GPU" : " threads")
-            << " per rank, clock " << std::lround(machine.clock_mhz) << " MHz, cache " << three_digits(machine.cache_bytes / 1048576)
-            << " MiB); copy " << three_digits(machine.copy_gbps) << " GB/s\n"
+            << " per rank, clock " << std::lround(machine.clock_mhz) << " MHz, cache "
+            << three_digits(machine.cache_bytes / 1048576) << " MiB); copy " << three_digits(machine.copy_gbps)
+            << " GB/s\n"
             << std::flush;
 }
 
@@ -344,17 +354,17 @@ pm::Machine this_machine(const Sweep& s, int ranks, bool root, int& threads) {
 struct SourceRun {
   explicit SourceRun(Source loaded) : source(std::move(loaded)) {}
   Source source;
-  pm::Measurement base;                       // the columns every row of the source shares
-  std::vector<std::uint32_t> partition;       // several ranks: each vertex's part
-  std::shared_ptr<const Layout> layout;       // this rank's
-  std::uint64_t stored = 0;                   // every part's stored indices, padding included
-  std::vector<std::uint64_t> part_sizes;      // each part's cells and stored indices (rank r's at 2r, 2r + 1)
-  double cells_max = 0;                       // the largest part's cells
+  pm::Measurement base;                   // the columns every row of the source shares
+  std::vector<std::uint32_t> partition;   // several ranks: each vertex's part
+  std::shared_ptr<const Layout> layout;   // this rank's
+  std::uint64_t stored = 0;               // every part's stored indices, padding included
+  std::vector<std::uint64_t> part_sizes;  // each part's cells and stored indices (rank r's at 2r, 2r + 1)
+  double cells_max = 0;                   // the largest part's cells
   std::vector<std::uint32_t> initial;
-  std::uint32_t multiprocessors = 0;          // the L1s a GPU step's gathers go through (0: a CPU)
-  std::vector<std::uint32_t> coloring;        // the whole graph's, for colored models on several ranks
-  std::uint32_t colors = 0;                   // its classes: a colored step exchanges after each
-  std::map<bool, pm::StepShape> sync_shapes;  // by ModelInfo::gathers_signal (the gather paths differ)
+  std::uint32_t multiprocessors = 0;                     // the L1s a GPU step's gathers go through (0: a CPU)
+  std::vector<std::uint32_t> coloring;                   // the whole graph's, for colored models on several ranks
+  std::uint32_t colors = 0;                              // its classes: a colored step exchanges after each
+  std::map<bool, pm::StepShape> sync_shapes;             // by ModelInfo::gathers_signal (the gather paths differ)
   std::map<bool, std::vector<pm::PartWork>> sync_parts;  // likewise, each part's own (several ranks)
   std::optional<pm::StepShape> colored_shape;
 
@@ -390,12 +400,13 @@ pm::Measurement base_row(const std::string& label, const Graph& g, const Compile
 
 // The source loaded and compiled (on several ranks partitioned as `run` partitions it, this
 // rank's part compiled). Collective.
-SourceRun prepare_source(const Sweep& s, const SweepSource& item, const po::variables_map& vm, const pm::Machine& machine,
-                         int ranks, int threads, bool root) {
+SourceRun prepare_source(const Sweep& s, const SweepSource& item, const po::variables_map& vm,
+                         const pm::Machine& machine, int ranks, int threads, bool root) {
   SourceRun run(load_source(item.spec));
   const Graph& g = run.source.graph;
   const std::uint64_t n = g.num_vertices();
-  if (n < std::uint64_t(ranks)) throw Error(item.label + ": " + std::to_string(n) + " cells for " + std::to_string(ranks) + " ranks");
+  if (n < std::uint64_t(ranks))
+    throw Error(item.label + ": " + std::to_string(n) + " cells for " + std::to_string(ranks) + " ranks");
   run.base = base_row(item.label, g, s.compile, machine, ranks, threads);
   if (ranks == 1) {
     run.layout = std::make_shared<const Layout>(compile(g, s.compile));
@@ -436,7 +447,8 @@ void record_colored_shape(SourceRun& run, std::uint64_t seed, int ranks) {
     for (std::uint32_t v = 0; v < layout.num_vertices; ++v) local[v] = run.coloring[layout.local_to_user[v]];
   }
   const ColorClasses classes = color_classes(layout, local, ranks == 1 ? 0 : run.colors);
-  run.colored_shape = run.busiest(pm::step_shape(layout, &classes, pm::gather_path(false, false, true, run.multiprocessors)));
+  run.colored_shape =
+      run.busiest(pm::step_shape(layout, &classes, pm::gather_path(false, false, true, run.multiprocessors)));
 }
 
 // A synchronous step's shape for models with or without a one-bit signal: each rank's part, in
@@ -494,9 +506,9 @@ pm::Measurement measure_model(const Sweep& s, SourceRun& run, const SweepModel& 
   row.bytes_per_cell = pm::step_bytes(1, double(run.stored) / double(n), row.state_bytes, colored);
   if (ranks > 1)
     for (int r = 0; r < ranks; ++r)
-      row.part_bytes_max = std::max(row.part_bytes_max, pm::step_bytes(double(run.part_sizes[2 * std::size_t(r)]),
-                                                                       double(run.part_sizes[2 * std::size_t(r) + 1]),
-                                                                       row.state_bytes, colored));
+      row.part_bytes_max = std::max(
+          row.part_bytes_max, pm::step_bytes(double(run.part_sizes[2 * std::size_t(r)]),
+                                             double(run.part_sizes[2 * std::size_t(r) + 1]), row.state_bytes, colored));
   row.seconds_per_step = seconds_per_step(*sim, s.min_time, s.repeats, s.max_time, row.steps);
   if (ranks > 1) row.halo_path = sim->trades_halo_on_device() ? "device" : "host";
   return row;
@@ -504,8 +516,9 @@ pm::Measurement measure_model(const Sweep& s, SourceRun& run, const SweepModel& 
 
 void print_row(const std::string& label, const pm::Measurement& row) {
   std::cout << label << "  " << row.model << " (" << row.update << ")  " << row.cells << " cells, "
-            << three_digits(row.bytes_per_cell) << " B/cell, " << row.launches << (row.launches > 1 ? " launches" : " launch")
-            << ", depth " << three_digits(row.depth) << ": " << three_digits(row.seconds_per_step * 1e6) << " us/step, "
+            << three_digits(row.bytes_per_cell) << " B/cell, " << row.launches
+            << (row.launches > 1 ? " launches" : " launch") << ", depth " << three_digits(row.depth) << ": "
+            << three_digits(row.seconds_per_step * 1e6) << " us/step, "
             << three_digits(double(row.cells) / row.seconds_per_step) << " updates/s (" << row.steps << " steps)\n"
             << std::flush;
 }
@@ -514,10 +527,11 @@ void print_row(const std::string& label, const pm::Measurement& row) {
 
 int perfmodel_measure(const Args& args) {
   po::variables_map vm;
-  if (!parse_perfmodel_options(args, measure_options(), nullptr,
-                               "usage: [mpirun -np N] cellgraph perfmodel measure --out FILE [--sources ...] [--sizes ...] "
-                               "[--models ...] [--backend cpu|cuda]",
-                               vm))
+  if (!parse_perfmodel_options(
+          args, measure_options(), nullptr,
+          "usage: [mpirun -np N] cellgraph perfmodel measure --out FILE [--sources ...] [--sizes ...] "
+          "[--models ...] [--backend cpu|cuda]",
+          vm))
     return 0;
   const Sweep s = sweep_from(vm);
   const int ranks = mpi::size();
@@ -529,7 +543,9 @@ int perfmodel_measure(const Args& args) {
 
   StateSizes state;
   const auto sweep_start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return mpi::max(std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count()); };
+  auto elapsed = [&] {
+    return mpi::max(std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count());
+  };
   std::size_t measured = 0;
   std::vector<std::string> left_out;  // sources not started within the budget
   for (const SweepSource& item : s.sources) {
@@ -543,8 +559,9 @@ int perfmodel_measure(const Args& args) {
       if (!s.runs_on(m, run.base.cells, run.base.kind)) {
         if (root)
           std::cout << item.label << "  " << m.spec.key() << " (" << update_rule_text(m.update) << "): skipped ("
-                    << (run.base.cells > s.colored_max_cells ? "colored updates run on at most --colored-max-cells cells"
-                                                             : "colored updates run on hub graphs only with --colored-on-hubs")
+                    << (run.base.cells > s.colored_max_cells
+                            ? "colored updates run on at most --colored-max-cells cells"
+                            : "colored updates run on hub graphs only with --colored-on-hubs")
                     << ")\n";
         continue;
       }

@@ -20,8 +20,8 @@ namespace pm = perfmodel;
 
 po::options_description predict_options() {
   po::options_description d("cellgraph perfmodel predict");
-  d.add_options()("help,h", "show this help")(
-      "model-file", po::value<std::string>(), "the fit (written by `perfmodel fit --out`); required")(
+  d.add_options()("help,h", "show this help")("model-file", po::value<std::string>(),
+                                              "the fit (written by `perfmodel fit --out`); required")(
       "steps", unsigned_value<std::uint64_t>(1000), "steps of the run")(
       "gpus", po::value<std::string>()->default_value("auto"),
       "GPUs (ranks, for a CPU fit) to predict for, or auto: every count up to --max-gpus, and the fastest")(
@@ -59,7 +59,8 @@ std::vector<std::uint32_t> gpu_counts(const po::variables_map& vm, const pm::Fit
   }
   const std::uint32_t cores = f.machine.sm_count ? f.machine.sm_count : f.machine.threads;
   if (f.machine.backend != "cuda" && counts.back() > cores) {
-    if (gpus != "auto") throw Error("a CPU fit predicts at most one rank per core of its host (" + std::to_string(cores) + ")");
+    if (gpus != "auto")
+      throw Error("a CPU fit predicts at most one rank per core of its host (" + std::to_string(cores) + ")");
     while (counts.back() > cores) counts.pop_back();
   }
   return counts;
@@ -146,27 +147,31 @@ void describe_graph(Target& t, pm::Measurement& base, const CompileOptions& comp
     const ColorClasses classes = color_classes(layout, greedy_coloring(layout, seed));
     pm::record_shape(base, pm::step_shape(layout, &classes, pm::gather_path(false, false, true, multiprocessors)));
   } else {
-    pm::record_shape(base, pm::step_shape(layout, nullptr, pm::gather_path(gathers_scattered(layout), gathers_signal(base.model),
-                                                                           false, multiprocessors)));
+    pm::record_shape(base, pm::step_shape(layout, nullptr,
+                                          pm::gather_path(gathers_scattered(layout), gathers_signal(base.model), false,
+                                                          multiprocessors)));
   }
 }
 
 // A split of a graph into k METIS parts, as a run splits it: its largest part, halo and peers,
 // boundary and sends, and the busiest part's work (each part compiled, as a run compiles it).
-pm::PartShape graph_split(Target& t, const pm::Measurement& base, std::uint32_t k, const PartitionOptions& partition_opts,
-                          const CompileOptions& compile_opts, std::uint32_t multiprocessors) {
+pm::PartShape graph_split(Target& t, const pm::Measurement& base, std::uint32_t k,
+                          const PartitionOptions& partition_opts, const CompileOptions& compile_opts,
+                          std::uint32_t multiprocessors) {
   const Graph& g = t.graph();
   const std::vector<std::uint32_t> partition = partition_graph(g, k, partition_opts);
   const PartitionReport r = partition_report(g, partition, k);
-  pm::PartShape shape{*std::max_element(r.vertices.begin(), r.vertices.end()), *std::max_element(r.halo.begin(), r.halo.end()),
+  pm::PartShape shape{*std::max_element(r.vertices.begin(), r.vertices.end()),
+                      *std::max_element(r.halo.begin(), r.halo.end()),
                       *std::max_element(r.peers.begin(), r.peers.end())};
   shape.boundary_share = r.boundary_share();
   shape.send_cells_max = r.sends_max();
   if (t.colored) {  // the busiest part's bytes: its entries stored as the whole graph stores them
     const double stored_per_entry = g.num_entries() ? t.stored * double(base.cells) / double(g.num_entries()) : 0;
     for (std::uint32_t p = 0; p < k; ++p)
-      shape.bytes_max = std::max(shape.bytes_max, pm::step_bytes(double(r.vertices[p]), stored_per_entry * double(r.entries[p]),
-                                                                 base.state_bytes, true));
+      shape.bytes_max = std::max(
+          shape.bytes_max,
+          pm::step_bytes(double(r.vertices[p]), stored_per_entry * double(r.entries[p]), base.state_bytes, true));
   } else {  // its bytes, depth and gathers (measure's)
     std::vector<Layout> layouts;
     for (std::uint32_t p = 0; p < k; ++p) layouts.push_back(compile_part(g, partition, k, p, compile_opts));
@@ -209,25 +214,27 @@ std::size_t print_predictions(const pm::FittedModel& f, const pm::Measurement& b
   const std::string unit = gpu ? "GPU" : "rank";
   const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
   const bool automatic = vm["gpus"].as<std::string>() == "auto";
-  std::cout << "perfmodel predict: " << base.model << " (" << base.update << ") on " << t.description << ": " << base.cells
-            << " cells, " << three_digits(base.bytes_per_cell) << " B/cell, layout kind " << base.kind << "\n"
-            << "fit " << vm["model-file"].as<std::string>() << ": " << f.machine.backend << " on " << f.machine.device << ", "
-            << pm::view_name(view) << " view, constants of " << p[0].basis << (f.exchange ? ", the machine's exchange" : "")
-            << "\n";
+  std::cout << "perfmodel predict: " << base.model << " (" << base.update << ") on " << t.description << ": "
+            << base.cells << " cells, " << three_digits(base.bytes_per_cell) << " B/cell, layout kind " << base.kind
+            << "\n"
+            << "fit " << vm["model-file"].as<std::string>() << ": " << f.machine.backend << " on " << f.machine.device
+            << ", " << pm::view_name(view) << " view, constants of " << p[0].basis
+            << (f.exchange ? ", the machine's exchange" : "") << "\n";
   std::cout << "step: " << base.launches << (base.launches > 1 ? " launches" : " launch") << ", depth "
             << three_digits(base.depth) << " (the longest chain of neighbor entries a thread walks)"
-            << (t.colored
-                    ? "; colored: " + std::to_string(base.exchanges) + " classes, an exchange after each on several " + unit + "s"
-                    : "")
-            << (base.packs_signals() ? "; one-bit signals packed first (a pass of their own)" : "") << t.colors_note << "\n";
-  if (gpu)
-    std::cout << "(several GPUs: one per rank, as `mpirun -np K cellgraph run` places them)\n";
+            << (t.colored ? "; colored: " + std::to_string(base.exchanges) +
+                                " classes, an exchange after each on several " + unit + "s"
+                          : "")
+            << (base.packs_signals() ? "; one-bit signals packed first (a pass of their own)" : "") << t.colors_note
+            << "\n";
+  if (gpu) std::cout << "(several GPUs: one per rank, as `mpirun -np K cellgraph run` places them)\n";
   else
     std::cout << "(ranks share the host's " << (f.machine.sm_count ? f.machine.sm_count : f.machine.threads)
               << " cores as runs do, cores / ranks threads each; a thread at the fitted cost of one)\n";
   std::cout << std::setw(6) << (gpu ? "gpus" : "ranks") << std::setw(13) << "cells/part" << std::setw(11) << "halo/part"
-            << std::setw(7) << "peers" << std::setw(14) << "compute ms" << std::setw(13) << "exchange ms" << std::setw(12)
-            << "ms/step" << std::setw(12) << "total s" << std::setw(10) << "speed-up" << "\n";
+            << std::setw(7) << "peers" << std::setw(14) << "compute ms" << std::setw(13) << "exchange ms"
+            << std::setw(12) << "ms/step" << std::setw(12) << "total s" << std::setw(10) << "speed-up"
+            << "\n";
   for (std::size_t i = 0; i < p.size(); ++i)
     std::cout << std::setw(6) << splits[i].ranks << std::setw(13) << splits[i].shape.cells_max << std::setw(11)
               << splits[i].shape.halo_max << std::setw(7) << splits[i].shape.peers_max << std::setw(14)
@@ -240,9 +247,11 @@ std::size_t print_predictions(const pm::FittedModel& f, const pm::Measurement& b
               << "s always look faster\n";
   const std::size_t best = automatic ? pm::fastest(p) : p.size() - 1;
   std::cout << (automatic ? "best: " : "prediction: ") << splits[best].ranks << " " << unit
-            << (splits[best].ranks > 1 ? "s" : "") << ", " << three_digits(p[best].seconds_per_step * 1e3) << " ms per step, "
-            << three_digits(p[best].seconds_per_step * double(steps)) << " s for " << steps << " steps";
-  if (best > 0) std::cout << " (" << three_digits(p[0].seconds_per_step / p[best].seconds_per_step) << "x one " << unit << ")";
+            << (splits[best].ranks > 1 ? "s" : "") << ", " << three_digits(p[best].seconds_per_step * 1e3)
+            << " ms per step, " << three_digits(p[best].seconds_per_step * double(steps)) << " s for " << steps
+            << " steps";
+  if (best > 0)
+    std::cout << " (" << three_digits(p[0].seconds_per_step / p[best].seconds_per_step) << "x one " << unit << ")";
   std::cout << "\n";
   return best;
 }
@@ -257,10 +266,11 @@ void print_trust(const pm::FittedModel& f, pm::Measurement answered, std::uint32
   const pm::RunKind run = pm::run_kind_of(answered);
   const pm::ErrorSummary* own = f.errors_of_kind(run);
   const pm::ErrorSummary& c = own ? *own : *whole;
-  std::cout << "how far to trust it: leaving each of the fit's " << whole->sources << " sources out in turn, 90% of the "
-            << c.rows << " rows" << (own ? " of this kind (" + pm::describe_run(run, unit) + ")" : "")
-            << " were predicted within " << three_digits(100 * c.p90) << "% (half within " << three_digits(100 * c.median)
-            << "%): here " << three_digits(seconds / (1 + c.p90)) << " to " << three_digits(seconds / std::max(1e-9, 1 - c.p90))
+  std::cout << "how far to trust it: leaving each of the fit's " << whole->sources
+            << " sources out in turn, 90% of the " << c.rows << " rows"
+            << (own ? " of this kind (" + pm::describe_run(run, unit) + ")" : "") << " were predicted within "
+            << three_digits(100 * c.p90) << "% (half within " << three_digits(100 * c.median) << "%): here "
+            << three_digits(seconds / (1 + c.p90)) << " to " << three_digits(seconds / std::max(1e-9, 1 - c.p90))
             << " s\n";
 }
 

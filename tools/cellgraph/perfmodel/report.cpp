@@ -91,10 +91,10 @@ void print_two_term(std::ostream& out, const pm::FittedModel& f, const std::vect
     if (t.identified)
       out << std::setw(10) << figure(t.launch * 1e6) << std::setw(10) << figure(cycles_per_cell(m, t.per_cell))
           << std::setw(10) << gbps(m, t.per_work) << std::setw(9) << (t.cache_fitted ? gbps(m, t.per_work_cache) : "-");
-    else
-      out << std::setw(39) << "(one B: not identified)";
-    out << std::setw(9) << percent(g.of(pm::View::cycles).rms_rel) << std::setw(8) << percent(g.of(pm::View::bytes).rms_rel)
-        << std::setw(8) << (t.identified ? percent(t.rms_rel) : "-") << "  " << pm::view_name(best) << "\n";
+    else out << std::setw(39) << "(one B: not identified)";
+    out << std::setw(9) << percent(g.of(pm::View::cycles).rms_rel) << std::setw(8)
+        << percent(g.of(pm::View::bytes).rms_rel) << std::setw(8) << (t.identified ? percent(t.rms_rel) : "-") << "  "
+        << pm::view_name(best) << "\n";
   }
 }
 
@@ -121,8 +121,8 @@ void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, 
     if (depth_known && any) depth << figure(depth_min) << "-" << figure(depth_max);
     else depth << "-";
     launches << launches_min << "-" << launches_max;
-    out << "  " << std::left << std::setw(34) << name.str() << std::right << std::setw(12) << depth.str() << std::setw(10)
-        << launches.str();
+    out << "  " << std::left << std::setw(34) << name.str() << std::right << std::setw(12) << depth.str()
+        << std::setw(10) << launches.str();
     for (pm::View v : pm::kViews) {
       const pm::ComputeConstants& c = g.of(v);
       out << std::setw(waves ? 24 : 18)
@@ -135,8 +135,9 @@ void print_latency(std::ostream& out, const std::vector<pm::Measurement>& rows, 
     const double per_miss = g.of(pm::View::bytes).per_missed_gather;
     const double per_pack = g.of(pm::View::bytes).per_pack;
     out << std::setw(14) << (launches_max > 1 && per_class > 0 ? figure(1e-9 / per_class) : "-") << std::setw(11)
-        << (per_gather > 0 ? figure(per_gather * 1e12) : "-") << std::setw(9) << (per_miss > 0 ? figure(per_miss * 1e12) : "-")
-        << std::setw(9) << (per_pack > 0 ? figure(per_pack * 1e6) : "-") << "\n";
+        << (per_gather > 0 ? figure(per_gather * 1e12) : "-") << std::setw(9)
+        << (per_miss > 0 ? figure(per_miss * 1e12) : "-") << std::setw(9)
+        << (per_pack > 0 ? figure(per_pack * 1e6) : "-") << "\n";
   }
 }
 
@@ -152,12 +153,13 @@ pm::FittedModel shared_only(pm::FittedModel f) {
   return f;
 }
 
-// Prints the constants and the agreement; returns whether the preferred view correlates at// The rows and the machine they were timed on.
+// Prints the constants and the agreement; returns whether the preferred view correlates at// The rows and the machine
+// they were timed on.
 void print_rows(std::ostream& out, const pm::FittedModel& f, std::size_t rows, std::size_t singles) {
   const pm::Machine& m = f.machine;
-  out << rows << " rows (" << singles << " on one rank, " << rows - singles
-      << " partitioned); " << m.backend << " on " << m.device << ": " << m.sm_count << (m.backend == "cuda" ? " SMs" : " cores")
-      << ", " << (m.clock_mhz > 0 ? figure(m.clock_mhz, 4) + " MHz" : "clock unknown") << ", cache "
+  out << rows << " rows (" << singles << " on one rank, " << rows - singles << " partitioned); " << m.backend << " on "
+      << m.device << ": " << m.sm_count << (m.backend == "cuda" ? " SMs" : " cores") << ", "
+      << (m.clock_mhz > 0 ? figure(m.clock_mhz, 4) + " MHz" : "clock unknown") << ", cache "
       << figure(m.cache_bytes / 1048576) << " MiB, copy " << figure(m.copy_gbps) << " GB/s"
       << (m.backend == "cpu" ? ", " + std::to_string(m.threads) + " threads" : "") << "\n";
   for (const std::string& note : f.notes) out << "note: " << note << "\n";
@@ -167,18 +169,21 @@ void print_rows(std::ostream& out, const pm::FittedModel& f, std::size_t rows, s
 // bandwidth, beyond and within the cache.
 void print_one_term(std::ostream& out, const pm::FittedModel& f) {
   const pm::Machine& m = f.machine;
-  out << "\none rank, the one-term views: T = launch x launches + c_depth x depth [+ c_wave x waves] + cost x work; work = cells (cycles "
+  out << "\none rank, the one-term views: T = launch x launches + c_depth x depth [+ c_wave x waves] + cost x work; "
+         "work = cells (cycles "
       << "view) or bytes (bytes view) per " << (m.backend == "cuda" ? "GPU" : "thread")
       << (f.saturation_cells > 0 ? ", of at least " + figure(f.saturation_cells) + " cells (the saturation floor)" : "")
       << ";\nseparate costs beyond and within the cache: "
-      << (f.cache_regime == pm::CacheRegime::off        ? "off (--cache-regime off)"
-          : f.cache_regime == pm::CacheRegime::evidence ? "where the rows show it (--cache-regime evidence; '-': not split)"
-                                                        : "wherever both were measured (--cache-regime always)")
+      << (f.cache_regime == pm::CacheRegime::off ? "off (--cache-regime off)"
+          : f.cache_regime == pm::CacheRegime::evidence
+              ? "where the rows show it (--cache-regime evidence; '-': not split)"
+              : "wherever both were measured (--cache-regime always)")
       << "\n"
-      << "  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows" << std::setw(10)
-      << "launch us" << std::setw(10) << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell") << std::setw(9) << "cached"
-      << std::setw(10) << "eff GB/s" << std::setw(9) << "cached" << std::setw(8) << "% copy" << std::setw(9) << "err cyc"
-      << std::setw(8) << "err B" << "\n";
+      << "  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows"
+      << std::setw(10) << "launch us" << std::setw(10) << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell")
+      << std::setw(9) << "cached" << std::setw(10) << "eff GB/s" << std::setw(9) << "cached" << std::setw(8) << "% copy"
+      << std::setw(9) << "err cyc" << std::setw(8) << "err B"
+      << "\n";
   print_groups(out, f, f.groups);
   out << " one parameter set per model and update, shared by every layout kind (*):\n";
   print_groups(out, f, f.shared);
@@ -188,11 +193,13 @@ void print_one_term(std::ostream& out, const pm::FittedModel& f) {
 void print_two_term_table(std::ostream& out, const pm::FittedModel& f) {
   const pm::Machine& m = f.machine;
   out << "\ntwo-term: T = launch + (cost per cell + cost per byte x B) x cells; the per-cell cost in SM-cycles"
-      << (m.backend == "cuda" ? "" : " (cycles of a thread)") << ", the per-byte cost as GB/s; relative RMS error of each "
-      << "form and the best\n  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5) << "rows"
-      << std::setw(12) << "B/cell" << std::setw(10) << "launch us" << std::setw(10) << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell")
-      << std::setw(10) << "eff GB/s" << std::setw(9) << "cached" << std::setw(9) << "err cyc" << std::setw(8) << "err B"
-      << std::setw(8) << "err 2t" << "  best\n";
+      << (m.backend == "cuda" ? "" : " (cycles of a thread)")
+      << ", the per-byte cost as GB/s; relative RMS error of each "
+      << "form and the best\n  " << std::left << std::setw(34) << "model|update|kind" << std::right << std::setw(5)
+      << "rows" << std::setw(12) << "B/cell" << std::setw(10) << "launch us" << std::setw(10)
+      << (m.backend == "cuda" ? "SM-cyc/c" : "cyc/cell") << std::setw(10) << "eff GB/s" << std::setw(9) << "cached"
+      << std::setw(9) << "err cyc" << std::setw(8) << "err B" << std::setw(8) << "err 2t"
+      << "  best\n";
   print_two_term(out, f, f.groups);
   out << " shared by every layout kind (*):\n";
   print_two_term(out, f, f.shared);
@@ -204,7 +211,8 @@ void print_latency_terms(std::ostream& out, const pm::FittedModel& f, const std:
   const bool waves = f.wave_cells > 0;
   out << "\nlatency terms: launch us per kernel launch (1 a step; a colored step one per class) and c_depth ns per "
       << "entry of the step's depth (the longest chain of neighbor entries a thread walks), per view ('-': the rows "
-      << "record no depth)" << (waves ? ", and c_wave us per wave of blocks (" + figure(f.wave_cells) + " cells a wave)" : "")
+      << "record no depth)"
+      << (waves ? ", and c_wave us per wave of blocks (" + figure(f.wave_cells) + " cells a wave)" : "")
       << "; a colored step's per-class sweep, launches x bytes, as GB/s, and c_gather ps per sector of neighbor state "
       << "read (gathers x cells), c_miss ps per sector of it that misses the L1 (missed gathers x cells) and c_pack us "
       << "per step that packs one-bit signals first (all bytes view)\n  " << std::left << std::setw(34)
@@ -212,7 +220,8 @@ void print_latency_terms(std::ostream& out, const pm::FittedModel& f, const std:
   for (pm::View v : pm::kViews)
     out << std::setw(waves ? 24 : 18) << (std::string(pm::view_name(v)) + (waves ? " us, ns, us" : " us, ns"));
   out << std::setw(14) << "class GB/s" << std::setw(11) << "gather ps" << std::setw(9) << "miss ps" << std::setw(9)
-      << "pack us" << "\n";
+      << "pack us"
+      << "\n";
   print_latency(out, rows, f.groups, waves);
   print_latency(out, rows, f.shared, waves);
 }
@@ -232,7 +241,8 @@ void print_exchange(std::ostream& out, const pm::FittedModel& f) {
         << per_giga(e->seconds_per_halo_value[int(v)]) << " G halo values/s\n";
   if (e->branch_rows) {
     out << "or, on the device path where longer, the boundary branch (" << e->branch_rows << " rows in the "
-        << pm::view_name(f.preferred) << " view): branch latency x exchanges + sent values / push bandwidth - (1 - boundary share) x compute\n";
+        << pm::view_name(f.preferred)
+        << " view): branch latency x exchanges + sent values / push bandwidth - (1 - boundary share) x compute\n";
     for (pm::View v : pm::kViews)
       out << "  " << std::left << std::setw(9) << pm::view_name(v) << std::right << "branch latency "
           << figure(e->branch_latency[int(v)] * 1e6) << " us, push " << per_giga(e->seconds_per_send_value[int(v)])
@@ -254,23 +264,25 @@ void print_largest_errors(std::ostream& out, const pm::FittedModel& f, const std
       if (r.ranks == 1 || p.exchange_fitted) misses.emplace_back(p.seconds_per_step / r.seconds_per_step - 1, &r);
     } catch (const Error&) {
     }
-  std::sort(misses.begin(), misses.end(), [](const auto& a, const auto& b) { return std::abs(a.first) > std::abs(b.first); });
+  std::sort(misses.begin(), misses.end(),
+            [](const auto& a, const auto& b) { return std::abs(a.first) > std::abs(b.first); });
   if (misses.size() > 5) misses.resize(5);
   out << " largest errors (" << pm::view_name(f.preferred) << " view):\n";
   for (const auto& [error, r] : misses)
     out << "  " << std::left << std::setw(34) << column_text(r->source, 34) << std::setw(22)
-        << column_text(r->model + " (" + r->update + ")", 22) << std::right
-        << std::setw(3) << r->ranks << (r->ranks > 1 ? " ranks" : " rank ") << std::setw(11) << figure(r->seconds_per_step * 1e6)
-        << " us measured" << std::setw(9) << ((error >= 0 ? "+" : "") + percent(error)) << "\n";
+        << column_text(r->model + " (" + r->update + ")", 22) << std::right << std::setw(3) << r->ranks
+        << (r->ranks > 1 ? " ranks" : " rank ") << std::setw(11) << figure(r->seconds_per_step * 1e6) << " us measured"
+        << std::setw(9) << ((error >= 0 ? "+" : "") + percent(error)) << "\n";
 }
 
 // Measured against predicted, per view and with shared parameters; whether the preferred view
 // correlates at 0.99 or more.
 bool print_agreement(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
                      const std::vector<pm::Measurement>& singles) {
-  out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6) << "rows"
-      << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2" << std::setw(11)
-      << "mean |err|" << std::setw(10) << "max |err|" << "\n";
+  out << "\nmeasured against predicted:\n  " << std::left << std::setw(8) << "view" << std::right << std::setw(6)
+      << "rows" << std::setw(10) << "pearson" << std::setw(13) << "pearson(log)" << std::setw(9) << "R^2"
+      << std::setw(11) << "mean |err|" << std::setw(10) << "max |err|"
+      << "\n";
   pm::Agreement chosen;
   for (pm::View v : pm::kViews) {
     const pm::Agreement a = pm::agreement_over(f, rows, v);
@@ -286,7 +298,8 @@ bool print_agreement(std::ostream& out, const pm::FittedModel& f, const std::vec
     print_agreement_row(out, pm::view_name(v), a);
   }
   print_largest_errors(out, f, rows);
-  out << "preferred view: " << pm::view_name(f.preferred) << " (relative RMS error with parameters shared across layouts: "
+  out << "preferred view: " << pm::view_name(f.preferred)
+      << " (relative RMS error with parameters shared across layouts: "
       << "cycles " << percent(err[0]) << ", bytes " << percent(err[1]) << ", two-term " << percent(err[2]) << ")\n";
   const bool met = chosen.pearson >= 0.99 && chosen.pearson_log >= 0.99;
   out << "correlation of measured and predicted >= 0.99 (seconds and their logs, " << pm::view_name(f.preferred)
@@ -310,10 +323,12 @@ bool print_fit(std::ostream& out, const pm::FittedModel& f, const std::vector<pm
 
 // The CSV tools/plot_perfmodel.py draws: every row measured against each view's prediction.
 void write_predictions_header(std::ostream& out) {
-  out << "source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,predicted_two_term,"
+  out << "source,kind,model,update,ranks,cells,bytes_per_cell,measured,predicted_cycles,predicted_bytes,predicted_two_"
+         "term,"
          "preferred,held_out,compute,exchange\n";
 }
-void write_prediction(std::ostream& out, const pm::FittedModel& f, const pm::Measurement& m, bool held_out, pm::View preferred) {
+void write_prediction(std::ostream& out, const pm::FittedModel& f, const pm::Measurement& m, bool held_out,
+                      pm::View preferred) {
   std::string predicted[pm::kViewCount];
   pm::Prediction chosen;  // the preferred view's, in its two parts
   try {
@@ -326,10 +341,10 @@ void write_prediction(std::ostream& out, const pm::FittedModel& f, const pm::Mea
   } catch (const Error&) {
     return;  // not predictable by this fit
   }
-  out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << "," << m.cells
-      << "," << figure(m.bytes_per_cell, 6) << "," << figure(m.seconds_per_step, 10) << "," << predicted[0] << ","
-      << predicted[1] << "," << predicted[2] << "," << pm::view_name(preferred) << "," << (held_out ? 1 : 0) << ","
-      << figure(chosen.compute, 10) << "," << figure(chosen.exchange, 10) << "\n";
+  out << csv_field(m.source) << "," << m.kind << "," << csv_field(m.model) << "," << m.update << "," << m.ranks << ","
+      << m.cells << "," << figure(m.bytes_per_cell, 6) << "," << figure(m.seconds_per_step, 10) << "," << predicted[0]
+      << "," << predicted[1] << "," << predicted[2] << "," << pm::view_name(preferred) << "," << (held_out ? 1 : 0)
+      << "," << figure(chosen.compute, 10) << "," << figure(chosen.exchange, 10) << "\n";
 }
 void write_predictions(std::ostream& out, const pm::FittedModel& f, const std::vector<pm::Measurement>& rows,
                        const pm::Holdout* holdout, pm::View preferred) {
@@ -346,25 +361,26 @@ void print_cross_validation(std::ostream& out, const pm::ErrorSummary& c, const 
   for (const pm::KindErrors& k : by_kind)
     out << "  " << pm::describe_run(k.run, backend == "cuda" ? "GPU" : "rank") << ": " << k.errors.rows << " rows of "
         << k.errors.sources << " sources, median " << percent(k.errors.median) << ", 9 of 10 within "
-        << percent(k.errors.p90) << ", " << percent(k.errors.within) << " within " << percent(k.errors.tolerance) << "\n";
+        << percent(k.errors.p90) << ", " << percent(k.errors.within) << " within " << percent(k.errors.tolerance)
+        << "\n";
 }
 
 // A held-out row's line of validate's table.
 void print_validated_row(std::ostream& out, const pm::ValidatedRow& r) {
   out << "  " << std::left << std::setw(30) << column_text(r.row.source, 30) << std::setw(26)
-      << column_text(r.row.model + " (" + r.row.update + ")", 26) << std::right << std::setw(6) << r.row.ranks << std::setw(12)
-      << r.row.cells << std::setw(13) << figure(r.row.seconds_per_step * 1e6);
+      << column_text(r.row.model + " (" + r.row.update + ")", 26) << std::right << std::setw(6) << r.row.ranks
+      << std::setw(12) << r.row.cells << std::setw(13) << figure(r.row.seconds_per_step * 1e6);
   if (r.prediction && r.why.empty())
     out << std::setw(14) << figure(r.prediction->seconds_per_step * 1e6) << std::setw(9)
         << ((r.rel_error >= 0 ? "+" : "") + percent(r.rel_error)) << (r.within ? "" : "  OUTSIDE") << "\n";
-  else
-    out << "  cannot predict: " << r.why << "\n";
+  else out << "  cannot predict: " << r.why << "\n";
 }
 
 void print_validation_header(std::ostream& out) {
-  out << "  " << std::left << std::setw(30) << "source" << std::setw(26) << "model (update)" << std::right << std::setw(6)
-      << "ranks" << std::setw(12) << "cells" << std::setw(13) << "measured us" << std::setw(14) << "predicted us"
-      << std::setw(9) << "error" << "\n";
+  out << "  " << std::left << std::setw(30) << "source" << std::setw(26) << "model (update)" << std::right
+      << std::setw(6) << "ranks" << std::setw(12) << "cells" << std::setw(13) << "measured us" << std::setw(14)
+      << "predicted us" << std::setw(9) << "error"
+      << "\n";
 }
 
 }  // namespace cellgraph::cli
