@@ -95,10 +95,27 @@ std::vector<std::string> golly_rule_folders(const Params& params) {
   return folders;
 }
 
+namespace {
+
+// A folder as a message lists it: printable, and past 60 characters "..." and its last 57 (a
+// folder can come from a file's content, as a pattern's folder does; its end tells the most).
+std::string folder_text(const std::string& folder) {
+  const std::string shown = printable_text(folder, 4096);
+  return shown.size() <= 60 ? shown : "..." + shown.substr(shown.size() - 57);
+}
+
+}  // namespace
+
 std::string golly_rule_folders_text(const Params& params) {
+  constexpr std::size_t kListedAtMost = 160;  // characters: the message stays short
+  const std::vector<std::string> folders = golly_rule_folders(params);
   std::string text;
-  for (const std::string& folder : golly_rule_folders(params))
-    text += (text.empty() ? "" : ", ") + printable_text(folder, 4096);
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    const std::string next = (text.empty() ? "" : ", ") + folder_text(folders[i]);
+    if (text.size() + next.size() > kListedAtMost)
+      return text + " and " + std::to_string(folders.size() - i) + " more folders";
+    text += next;
+  }
   return text;
 }
 

@@ -62,7 +62,8 @@ RuleTree load_golly_rule_tree(const Params& params);
 // the build was configured to install, then share/cellgraph/rules beside the program's bin/)
 // and the source tree's (so that a build runs from any folder).
 std::vector<std::string> golly_rule_folders(const Params& params);
-// The same folders as a message lists them: "a, b, c".
+// The same folders as a message lists them: "a, b, c", each past 60 characters cut to its
+// end, the list past 160 characters ending "and N more folders".
 std::string golly_rule_folders_text(const Params& params);
 // The rule file the parameters name: `file`, or `rule` looked up as RULE.rule in those
 // folders. Throws Error saying where it looked.

@@ -38,8 +38,9 @@ extern "C" const int cellgraph_fuzz_format;
 
 namespace cellgraph::fuzz {
 
-// A message may quote ~60 characters of the input, beside its own words and the path.
-inline constexpr std::size_t kMaxMessageBeyondPath = 400;
+// A message may quote a few excerpts of ~60 characters of the input (a rule, the folders it was
+// looked for in: at most 160 characters of them), beside its own words and the path.
+inline constexpr std::size_t kMaxMessageBeyondPath = 480;
 
 [[noreturn]] inline void finding(const std::string& what, const std::string& detail) {
   std::fprintf(stderr, "\n==cellgraph-fuzz== FINDING: %s\n==cellgraph-fuzz== %s\n", what.c_str(), detail.c_str());
