@@ -18,7 +18,7 @@
 #include "cellgraph/output/stats_csv.hpp"
 #include "cellgraph/output/vtk.hpp"
 #include "models/golly.hpp"
-#include "models/lifelike.hpp"
+#include "models/rule_use.hpp"
 #include "partition/mpi.hpp"
 #include "tools/cellgraph/cli.hpp"
 #include "tools/cellgraph/movable.hpp"
@@ -138,15 +138,8 @@ std::string model_name(const po::variables_map& vm, const models::Params& params
   const std::string named = vm["model"].as<std::string>();
   if (!vm["model"].defaulted() || !params.count("rule")) return named;
   if (models::names_golly_rule_file(params)) return "golly";
-  try {
-    models::parse_lifelike_rule(params.at("rule"));
-  } catch (const Error& lifelike) {
-    try {
-      models::golly_rule_path(params);
-    } catch (const Error& golly) {
-      throw Error(std::string(lifelike.what()) + "; nor is it a Golly rule file: " + golly.what());
-    }
-  }
+  models::check_rule(params.at("rule"), models::RuleUse::lifelike_or_golly,
+                     params.count("dir") ? params.at("dir") : "");
   return named;
 }
 
