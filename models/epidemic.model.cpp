@@ -57,7 +57,7 @@ ModelInfo epidemic_info(const std::string& name, bool immunity) {
                           : "SIS epidemic: susceptible, infected, susceptible again";
   info.params = kEpidemicParams;
   info.state_names = immunity ? std::vector<std::string>{"S", "I", "R"} : std::vector<std::string>{"S", "I"};
-  info.gathers_signal = HasSignal<Epidemic>::value;
+  info.sweep_traits = sweep_model_traits<Epidemic>();
   info.make = [name, immunity](const Params& params, std::shared_ptr<const Layout> layout,
                                const SimulationOptions& options) {
     const ParamReader read(name, params, kEpidemicParams);

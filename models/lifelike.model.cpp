@@ -27,7 +27,7 @@ ModelInfo lifelike_model_info() {
   info.name = "lifelike";
   info.summary = "Life-like (B/S) and Generations rules on any graph: counts live neighbors";
   info.params = kLifeLikeParams;
-  info.gathers_signal = HasSignal<LifeLike>::value;
+  info.sweep_traits = sweep_model_traits<LifeLike>();
   info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
     return make_simulation_for(read_lifelike(params), std::move(layout), options);
   };

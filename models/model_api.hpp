@@ -58,7 +58,7 @@ ModelInfo model_info() {
   info.params = Model::params();
   if constexpr (detail::HasStateNames<Model>::value) info.state_names = Model::state_names();
   if constexpr (detail::HasDefaultUpdate<Model>::value) info.default_update = Model::default_update();
-  info.gathers_signal = HasSignal<Model>::value;
+  info.sweep_traits = sweep_model_traits<Model>();
   info.make = [name = info.name, known = info.params](const Params& params, std::shared_ptr<const Layout> layout,
                                                       const SimulationOptions& options) {
     const ParamReader read(name, params, known);

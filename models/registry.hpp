@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cellgraph/simulation.hpp"
+#include "cellgraph/sweep_plan.hpp"
 #include "models/params.hpp"
 
 namespace cellgraph::models {
@@ -40,11 +41,11 @@ struct ModelInfo {
   // Grid runs that name no --neighborhood or --boundary get these (cloud: "cloud", "open");
   // empty: the command's own defaults.
   std::string grid_neighborhood, grid_boundary;
-  // Whether the model gathers over a one-bit signal (HasSignal, model.hpp), which the CUDA
-  // backend may pack 32 cells to a word (gathers_scattered, layout.hpp): the performance model
-  // prices a step by what its gathers read. model_info<>() sets it; an entry written by hand
-  // sets it from HasSignal of its struct.
-  bool gathers_signal = false;
+  // What the CUDA backend's sweep plan needs of the model (sweep_plan.hpp): whether it gathers
+  // a one-bit signal, which may be packed 32 cells to a word, and its state's width. The
+  // performance model prices a step by the plan. model_info<>() sets it; an entry written by
+  // hand sets it from sweep_model_traits<> of its struct.
+  SweepModelTraits sweep_traits;
 };
 
 // Adds a model to the registry; returns true so that a model file can call it from the

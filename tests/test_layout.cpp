@@ -193,7 +193,7 @@ TEST_CASE("layout: graphs under 2^20 vertices cut their degree tail into hubs, l
   CHECK(compile_options_for(copter2, given).hub_degree == 40);
   // From 2^20 vertices on, the bandwidth rule: max(256, 16 x mean), giants max(1024, 32 x mean).
   std::vector<std::pair<VertexId, VertexId>> ring;
-  const VertexId n = kLatencyBoundVertices;
+  const VertexId n = kSweepTuning.latency_bound_vertices;
   for (VertexId v = 0; v < n; ++v) ring.emplace_back(v, (v + 1) % n);
   const CompileOptions large = compile_options_for(graph_from_edges(n, ring), {});
   CHECK(large.hub_degree == 256);

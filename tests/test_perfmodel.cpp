@@ -1100,7 +1100,8 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
     // Each part decides by its own cells; the step's columns pack where any part does.
     const Layout rest = compile(erdos_renyi_graph(1u << 14, 2, 1));  // too few cells to pack
     REQUIRE_FALSE(gathers_scattered(rest));
-    const std::vector<pm::PartWork> works = pm::part_works({part, rest}, true, 132);
+    const SweepModelTraits signal{true, 1}, bytes{false, 1};
+    const std::vector<pm::PartWork> works = pm::part_works({part, rest}, signal, 132);
     REQUIRE(works.size() == 2);
     CHECK(works[0].packed_signals);
     CHECK_FALSE(works[1].packed_signals);
@@ -1108,21 +1109,29 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
     CHECK(works[1].indices == rest.neighbors.size());
     CHECK(pm::busiest_part_shape(works, part.num_vertices).packed_signals);
     CHECK_FALSE(pm::busiest_part_shape({works[1]}, rest.num_vertices).packed_signals);
-    CHECK_FALSE(pm::busiest_part_shape(pm::part_works({part, rest}, false, 132), part.num_vertices).packed_signals);
+    CHECK_FALSE(pm::busiest_part_shape(pm::part_works({part, rest}, bytes, 132), part.num_vertices).packed_signals);
+    // The gather path is the sweep plan's.
+    auto path = [](const Layout& L, const SweepModelTraits& model, bool colored, std::uint32_t multiprocessors,
+                   SignalPacking packing = SignalPacking::automatic) {
+      return pm::gather_path(pm::step_plan(L, model, colored, packing), multiprocessors);
+    };
+    CHECK(path(part, signal, false, 132).packed_signals);
+    CHECK(path(part, signal, false, 132).multiprocessors == 132);
+    CHECK(path(part, signal, false, 132).block_vertices == kSweepTuning.vertices_per_block());
+    CHECK_FALSE(path(rest, signal, false, 132).packed_signals);
+    CHECK_FALSE(path(part, signal, true, 132).packed_signals);
+    CHECK_FALSE(path(part, bytes, false, 132).packed_signals);
+    CHECK_FALSE(path(part, signal, false, 0).packed_signals);  // a CPU
+    CHECK_FALSE(path(part, signal, false, 132, SignalPacking::never).packed_signals);
+    CHECK(path(rest, signal, false, 132, SignalPacking::always).packed_signals);
+    // A slab standing for a larger layout takes the larger one's scatter.
+    CHECK(pm::step_plan(rest, signal, false, SignalPacking::automatic, true).packs_signals);
   }
-  CHECK(pm::gather_path(true, true, false, 132).packed_signals);
-  CHECK(pm::gather_path(true, true, false, 132).multiprocessors == 132);
-  CHECK_FALSE(pm::gather_path(false, true, false, 132).packed_signals);
-  CHECK_FALSE(pm::gather_path(true, true, true, 132).packed_signals);
-  CHECK_FALSE(pm::gather_path(true, false, false, 132).packed_signals);
-  CHECK_FALSE(pm::gather_path(true, true, false, 0).packed_signals);  // a CPU
-  CHECK_FALSE(pm::gather_path(true, true, false, 132, SignalPacking::never).packed_signals);
-  CHECK(pm::gather_path(false, true, false, 132, SignalPacking::always).packed_signals);
   // The registry says which models gather a signal.
-  CHECK(models::find_model("lifelike").gathers_signal);
-  CHECK(models::find_model("sir").gathers_signal);
-  CHECK(models::find_model("ising").gathers_signal);
-  CHECK_FALSE(models::find_model("golly").gathers_signal);
+  CHECK(models::find_model("lifelike").sweep_traits.gathers_signal);
+  CHECK(models::find_model("sir").sweep_traits.gathers_signal);
+  CHECK(models::find_model("ising").sweep_traits.gathers_signal);
+  CHECK_FALSE(models::find_model("golly").sweep_traits.gathers_signal);
 }
 
 TEST_CASE("perfmodel: the gather term recovers a cost per sector of neighbor state read") {

@@ -24,6 +24,7 @@
 
 #include "cellgraph/aligned.hpp"
 #include "cellgraph/graph.hpp"
+#include "cellgraph/sweep_tuning.hpp"
 
 namespace cellgraph {
 
@@ -31,7 +32,7 @@ inline constexpr std::uint32_t kSliceWidth = 32;  // C of SELL-C-sigma: one warp
 inline constexpr std::uint32_t kWarpSize = 32;    // the fold tree of hubs follows the warp
 // Vertex ids stay below this, so that slice counts and the null and boundary cells fit 32 bits.
 inline constexpr std::uint64_t kMaxVertices = (std::uint64_t(1) << 32) - 64;
-inline constexpr std::uint32_t kGiantHubThreads = 256;
+inline constexpr std::uint32_t kGiantHubThreads = kSweepTuning.block_threads;  // a giant hub: one sweep block
 
 // The order vertices keep within the degree-sort windows: the input's ids, their places along
 // a Hilbert curve through their coordinates, or reverse Cuthill-McKee (vertex_order.hpp; for
@@ -145,12 +146,6 @@ struct CompileRows {
 // graph's (compile_options_for), so that a vertex is folded alike in every partitioning.
 Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOptions& options);
 
-// Below this many vertices a GPU step is bound by latency, not bandwidth: the sweep fills an
-// H100 in a wave or two and lasts as long as its longest walk. Such graphs cut the long tail
-// of their degrees into hubs, whose lists a warp walks, and run each sweep as one launch
-// (copter2, degrees 3 to 44: hubs from 25 and one launch, +29% on an H100).
-inline constexpr std::uint32_t kLatencyBoundVertices = 1u << 20;
-
 // The options with automatic hub thresholds replaced by the values compile() picks for `g`.
 CompileOptions compile_options_for(const Graph& g, CompileOptions options);
 // The thresholds for large graphs from the mean degree alone, whatever the vertex count (graphs
@@ -160,8 +155,8 @@ CompileOptions compile_options_for_mean_degree(double mean_degree, CompileOption
 // Compiles a graph. Every vertex of `g` is owned (no halo). Automatic thresholds: a vertex is
 // a hub when its degree is at least max(256, 16 x the mean degree), a giant hub from
 // max(1024, 32 x the mean degree) (on an H200, R-MAT scale 24: 1024 beat 4096 and 16384);
-// on graphs under kLatencyBoundVertices a hub from one more than max(24, 2 x the mean degree
-// rounded down to a multiple of 8).
+// on graphs under kSweepTuning.latency_bound_vertices (sweep_tuning.hpp) a hub from one more than max(24, 2 x the mean
+// degree rounded down to a multiple of 8).
 Layout compile(const Graph& g, const CompileOptions& options = {});
 
 struct LayoutReport {

@@ -55,6 +55,7 @@
 #include "cellgraph/layout.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/source/grid.hpp"
+#include "cellgraph/sweep_plan.hpp"
 
 namespace cellgraph::perfmodel {
 
@@ -296,8 +297,6 @@ enum class CacheRegime { off, evidence, always };
 const char* cache_regime_name(CacheRegime r);             // "off", "evidence", "always"
 CacheRegime parse_cache_regime(const std::string& text);  // throws Error
 
-// The CUDA sweep's block: 256 threads, 2 vertices each (src/backend/cuda/sweep_kernels.cuh).
-inline constexpr double kWaveVerticesPerBlock = 512;
 // Resident sweep blocks per multiprocessor assumed by default: an effective shape, fitted (the
 // wide H100 sweep fits best at 4 among 2, 4, 6 and 8), not the occupancy (Life's sweep uses 40
 // registers on sm_90, which leaves room for 6 blocks of 256 threads).
@@ -382,10 +381,10 @@ struct FitOptions {
   bool branch = true;          // fit the device path's boundary branch where rows record their boundary share
   bool step_floor = true;      // fit the least a step with peers lasts, where rows bound by latency show it
   // Resident blocks per multiprocessor of the wave term (GPU timings only; 0: no wave term):
-  // a wave covers sm_count x this x kWaveVerticesPerBlock cells.
+  // a wave covers sm_count x this x a sweep block's vertices (SweepTuning) cells.
   std::uint32_t wave_blocks_per_sm = kWaveBlocksPerSm;
   // Sweep blocks per multiprocessor of the saturation floor (GPU timings only; 0: no floor):
-  // work counts at least sm_count x this x kWaveVerticesPerBlock cells.
+  // work counts at least sm_count x this x a sweep block's vertices cells.
   double saturation_blocks_per_sm = kSaturationBlocksPerSm;
 };
 
@@ -498,6 +497,7 @@ std::string layout_kind(const Graph& g, const CompileOptions& options);
 struct GatherPath {
   bool packed_signals = false;        // the step gathers packed one-bit signals (gathers_scattered)
   std::uint32_t multiprocessors = 0;  // blocks are dealt round-robin over them; 0: no L1 (a CPU)
+  std::uint32_t block_vertices = kSweepTuning.vertices_per_block();  // ordinary vertices of a sweep block
   std::size_t l1_bytes = kL1Bytes;
   // What a multiprocessor's L1 holds for the sweeps: Hopper's L1 and shared memory are 256 KiB,
   // less the driver's shared-memory carveout. Random graphs of 2^21 vertices, whose packed
@@ -515,16 +515,21 @@ struct StepShape {
 StepShape step_shape(const Layout& layout, const ColorClasses* classes = nullptr, const GatherPath& gather = {});
 // The shape's columns of a row: launches, depth, gathers, missed gathers and the gather path.
 void record_shape(Measurement& m, const StepShape& shape);
-// The gather path of a step as the CUDA backend takes it, on a layout whose gathers are
-// `scattered` (gathers_scattered) or not; a CPU step (multiprocessors 0): bytes, no L1.
-GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
-                       SignalPacking packing = SignalPacking::automatic);
+// The CUDA backend's plan for a step of `model` on `layout` (plan_sweeps, sweep_plan.hpp),
+// colored or synchronous: what the performance model prices of it (the gather path) does not
+// depend on the device. `scattered`: the layout stands for a larger one (a slab of a large
+// grid) whose gathers_scattered this is.
+SweepPlan step_plan(const Layout& layout, const SweepModelTraits& model, bool colored,
+                    SignalPacking packing = SignalPacking::automatic, std::optional<bool> scattered = std::nullopt);
+// The gather path of a step run by `plan`; a CPU step (multiprocessors 0): bytes, no L1.
+GatherPath gather_path(const SweepPlan& plan, std::uint32_t multiprocessors);
 
 // Each part's own work in a partitioned synchronous step (Measurement::parts), each on the
 // gather path the CUDA backend takes for it (gathers_scattered: a part's cells, halo included,
 // decide).
 PartWork part_work(const Layout& part, const StepShape& shape);
-std::vector<PartWork> part_works(const std::vector<Layout>& parts, bool gathers_signal, std::uint32_t multiprocessors);
+std::vector<PartWork> part_works(const std::vector<Layout>& parts, const SweepModelTraits& model,
+                                 std::uint32_t multiprocessors);
 // The columns of a partitioned step's shape, each the largest over its parts: the longest walk,
 // the most gathers and missed gathers a part reads per cell of the largest part (cells_max),
 // packed where any part packs.

@@ -12,6 +12,8 @@
 
 namespace cellgraph {
 
+struct SweepPlan;  // sweep_plan.hpp
+
 enum class BackendKind { cpu, cuda };
 
 // The most steps a run reaches: random numbers are keyed by a 32-bit step (CellContext), and
@@ -22,8 +24,8 @@ inline constexpr std::uint64_t kMaxSteps = 0xFFFFFFFFu;
 // automatic uses them on layouts large enough to gain.
 enum class SignalPacking { automatic, always, never };
 // Whether the CUDA backend runs a sweep's giant hubs, hubs and ordinary vertices as one kernel
-// launch instead of three on two streams: automatic on layouts with hubs under
-// kLatencyBoundVertices vertices.
+// launch instead of three on two streams: automatic on layouts with hubs that are bound by
+// latency (SweepTuning::latency_bound_vertices, sweep_tuning.hpp).
 enum class SweepFusion { automatic, always, never };
 // How a partitioned CUDA run trades its halo: through host memory and the transport's messages,
 // or device to device (each part writes the cells its peers read into their memory: CUDA IPC,
@@ -52,6 +54,8 @@ struct SimulationOptions {
 
 // True when this build has the CUDA backend and a CUDA device is present.
 bool cuda_device_available();
+// Throws Error saying which is missing unless cuda_device_available().
+void require_cuda_device();
 // CUDA devices present (0 without the CUDA backend), and the one this process's later CUDA
 // work goes to (a rank of a partitioned run takes its own).
 int cuda_device_count();
@@ -75,6 +79,8 @@ class Simulation {
 
   virtual void advance(std::uint64_t steps) = 0;
   virtual std::uint64_t step() const = 0;
+  // The CUDA backend's choices for this layout (sweep_plan.hpp); null on other backends.
+  virtual const SweepPlan* sweep_plan() const { return nullptr; }
 
   // Vertices per state of variable 0, over the updated vertices; states >= num_states() are
   // counted in the last entry.

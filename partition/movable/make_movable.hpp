@@ -31,23 +31,21 @@ std::unique_ptr<MovableSimulation> make_movable_simulation_for(const Model& mode
                                                                const MovableOptions& movable,
                                                                const SimulationOptions& options) {
   if (options.update.mode != UpdateMode::synchronous)
-    throw Error("movable models update synchronously (no --update " + update_rule_text(options.update) + ")");
+    throw Error("movable models update synchronously, not " + update_rule_text(options.update));
   if (movable.parts > 1) {
     if (options.backend != BackendKind::cpu)
-      throw Error("partitioned movable runs (" + std::to_string(movable.parts) +
-                  " parts) run on the CPU backend only: give --backend cpu");
+      throw Error("partitioned movable runs (" + std::to_string(movable.parts) + " parts) run on the CPU backend only");
     return std::make_unique<PartitionedMovableSimulation<Model>>(model, particles, movable, options);
   }
   switch (options.backend) {
     case BackendKind::cpu:
       return std::make_unique<CpuMovableSimulation<Model>>(model, particles, movable, options);
     case BackendKind::cuda:
+      require_cuda_device();
 #if CELLGRAPH_HAVE_CUDA
-      if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
       return cuda::make_cuda_movable_simulation(model, particles, movable, options);
-#else
-      throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
 #endif
+      break;
   }
   throw Error("unknown backend");
 }

@@ -31,12 +31,11 @@ std::unique_ptr<Simulation> make_simulation_for(const Model& model, std::shared_
     case BackendKind::cpu:
       return std::make_unique<CpuSimulation<Model>>(model, std::move(layout), options);
     case BackendKind::cuda:
+      require_cuda_device();
 #if CELLGRAPH_HAVE_CUDA
-      if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
       return cuda::make_cuda_simulation(model, std::move(layout), options);
-#else
-      throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
 #endif
+      break;
   }
   throw Error("unknown backend");
 }

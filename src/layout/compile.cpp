@@ -59,11 +59,12 @@ std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, cons
 
 CompileOptions compile_options_for(const Graph& g, CompileOptions o) {
   const double mean = mean_degree(g);
-  // Small graphs: ordinary lists of at most twice the mean degree, in whole batches of 8 index
-  // loads (the CUDA sweep's), at least 24. copter2: 24, hubs from 25; a longest list of 25 takes
-  // a fourth round of loads (1.77e5 steps/s on an H100, against 1.87e5).
-  if (!o.hub_degree && g.num_vertices() < kLatencyBoundVertices)
-    o.hub_degree = std::uint32_t(std::max(24.0, 8.0 * std::floor(2.0 * mean / 8.0))) + 1;
+  // Small graphs: ordinary lists of at most twice the mean degree, in whole batches of index
+  // loads (the CUDA sweep's), at least three batches. copter2: 24, hubs from 25; a longest list
+  // of 25 takes a fourth round of loads (1.77e5 steps/s on an H100, against 1.87e5).
+  const double batch = kSweepTuning.index_batch;
+  if (!o.hub_degree && g.num_vertices() < kSweepTuning.latency_bound_vertices)
+    o.hub_degree = std::uint32_t(std::max(3.0 * batch, batch * std::floor(2.0 * mean / batch))) + 1;
   return compile_options_for_mean_degree(mean, o);
 }
 

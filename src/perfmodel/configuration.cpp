@@ -86,13 +86,12 @@ struct VertexRun {
 };
 
 // The reads of a launch over `vertices` (ordinary ones, in the order the sweep deals them to
-// threads): warps of 32, blocks of 512, dealt round-robin over the multiprocessors. Sectors
+// threads): warps of 32, blocks of the plan's size, dealt round-robin over the multiprocessors. Sectors
 // over a sample of about 2^14 warps; misses over the blocks of the sampled multiprocessors,
 // each warp reading its lanes' list position k together.
 template <class Vertices>
 void count_ordinary(const Layout& L, const Vertices& vertices, const GatherPath& path, GatherCount& c) {
-  constexpr std::uint32_t kBlockVertices = std::uint32_t(kWaveVerticesPerBlock);  // a sweep block's
-  constexpr std::uint32_t kBlockWarps = kBlockVertices / kWarpSize;
+  const std::uint32_t block_warps = path.block_vertices / kWarpSize;
   const unsigned shift = path.packed_signals ? 8 : 5;  // 32 bytes: 32 one-byte states, 256 signal bits
   const std::uint32_t* nb = L.neighbors.data();
   const std::uint32_t warps = std::uint32_t((vertices.size() + kWarpSize - 1) / kWarpSize);
@@ -126,12 +125,12 @@ void count_ordinary(const Layout& L, const Vertices& vertices, const GatherPath&
   }
   if (sampled_cells > 0) c.sectors += sampled_sectors / sampled_cells * double(vertices.size());
   if (path.multiprocessors == 0) return;
-  const std::uint32_t blocks = (warps + kBlockWarps - 1) / kBlockWarps;
+  const std::uint32_t blocks = (warps + block_warps - 1) / block_warps;
   double missed = 0, cells = 0;
   for (std::uint32_t first : sampled_multiprocessors(path.multiprocessors)) {
     SectorCache l1(path.l1_bytes);
     for (std::uint32_t b = first, n = 0; b < blocks && n < kSimulatedBlocks; b += path.multiprocessors, ++n) {
-      const std::uint32_t w0 = b * kBlockWarps, w1 = std::min(warps, w0 + kBlockWarps);
+      const std::uint32_t w0 = b * block_warps, w1 = std::min(warps, w0 + block_warps);
       std::uint32_t widest = 0;
       for (std::uint32_t w = w0; w < w1; ++w) widest = std::max(widest, width(w));
       for (std::uint32_t k = 0; k < widest; ++k)
@@ -198,12 +197,22 @@ void count_launch(const Layout& L, const Vertices& hubs, const Vertices& ordinar
 
 }  // namespace
 
-GatherPath gather_path(bool scattered, bool gathers_signal, bool colored, std::uint32_t multiprocessors,
-                       SignalPacking packing) {
+SweepPlan step_plan(const Layout& layout, const SweepModelTraits& model, bool colored, SignalPacking packing,
+                    std::optional<bool> scattered) {
+  SimulationOptions options;
+  options.backend = BackendKind::cuda;
+  options.update.mode = colored ? UpdateMode::colored : UpdateMode::synchronous;
+  options.signal_packing = packing;
+  const DeviceTraits device = reference_device_traits();
+  return scattered ? plan_sweeps(layout, *scattered, model, options, device)
+                   : plan_sweeps(layout, model, options, device);
+}
+
+GatherPath gather_path(const SweepPlan& plan, std::uint32_t multiprocessors) {
   GatherPath path;
   path.multiprocessors = multiprocessors;
-  if (gathers_signal && !colored && multiprocessors > 0)  // the CPU backend reads state bytes
-    path.packed_signals = packing == SignalPacking::always || (packing == SignalPacking::automatic && scattered);
+  path.packed_signals = plan.packs_signals && multiprocessors > 0;  // the CPU backend reads state bytes
+  path.block_vertices = plan.tuning.vertices_per_block();
   return path;
 }
 
@@ -224,11 +233,11 @@ PartWork part_work(const Layout& part, const StepShape& shape) {
           shape.gathers,     shape.missed_gathers,  shape.packed_signals};
 }
 
-std::vector<PartWork> part_works(const std::vector<Layout>& parts, bool gathers_signal, std::uint32_t multiprocessors) {
+std::vector<PartWork> part_works(const std::vector<Layout>& parts, const SweepModelTraits& model,
+                                 std::uint32_t multiprocessors) {
   std::vector<PartWork> works;
   for (const Layout& L : parts)
-    works.push_back(part_work(
-        L, step_shape(L, nullptr, gather_path(gathers_scattered(L), gathers_signal, false, multiprocessors))));
+    works.push_back(part_work(L, step_shape(L, nullptr, gather_path(step_plan(L, model, false), multiprocessors))));
   return works;
 }
 

@@ -433,8 +433,9 @@ FittedModel fit(const std::vector<Measurement>& rows, const FitOptions& options)
   // Waves of blocks and the saturation floor: a GPU's, from its multiprocessors and the sweep's
   // block shape.
   if (f.machine.backend == "cuda" && f.machine.sm_count > 0) {
-    f.wave_cells = double(f.machine.sm_count) * options.wave_blocks_per_sm * kWaveVerticesPerBlock;
-    f.saturation_cells = double(f.machine.sm_count) * options.saturation_blocks_per_sm * kWaveVerticesPerBlock;
+    const double block_vertices = kSweepTuning.vertices_per_block();  // the kernels' block (sweep_tuning.hpp)
+    f.wave_cells = double(f.machine.sm_count) * options.wave_blocks_per_sm * block_vertices;
+    f.saturation_cells = double(f.machine.sm_count) * options.saturation_blocks_per_sm * block_vertices;
   }
   const Shape shape = shape_of(f);
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -112,6 +113,11 @@ void set_rule(Pattern& p, std::string_view rule, const std::string& file, std::s
 }
 
 }  // namespace pattern_text
+
+std::string rule_dirs_beside_pattern(const std::string& rule_dirs, const std::string& pattern_file) {
+  const std::string folder = std::filesystem::path(pattern_file).parent_path().string();
+  return (rule_dirs.empty() ? "" : rule_dirs + ":") + (folder.empty() ? "." : folder);
+}
 
 Pattern read_pattern_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
 #include <limits>
 #include <new>
 
@@ -57,11 +56,8 @@ void check_source_grid_memory(const GridSpec& grid, const SourceSpec& spec, cons
 // at its line in the pattern file, not later without one.
 void check_pattern_rule(const Pattern& pattern, const SourceSpec& spec) {
   if (pattern.rule.empty() || !spec.check_pattern_rule) return;
-  const std::string folder = std::filesystem::path(spec.pattern_file).parent_path().string();
-  const std::string dirs =
-      (spec.golly_rule_dirs.empty() ? "" : spec.golly_rule_dirs + ":") + (folder.empty() ? "." : folder);
   try {
-    spec.check_pattern_rule(pattern.rule, dirs);
+    spec.check_pattern_rule(pattern.rule, rule_dirs_beside_pattern(spec.golly_rule_dirs, spec.pattern_file));
   } catch (const Error& e) {
     throw ParseError(spec.pattern_file, pattern.rule_line, e.what());
   }

@@ -1,9 +1,11 @@
 // Uses an installed cellgraph through its public headers only: a grid source, its compiled
 // layout, the "lifelike" model made by name from the registry, a blinker and a glider run on
-// the CPU backend (and on the CUDA backend where the library has it and a GPU is present).
-// Exits non-zero on any mismatch, printing what differed.
+// the CPU backend (and on the CUDA backend where the library has it and a GPU is present), and
+// a run through the library's driver writing its statistics. Exits non-zero on any mismatch,
+// printing what differed.
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <exception>
 #include <memory>
 #include <string>
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include "cellgraph/layout.hpp"
+#include "cellgraph/run/driver.hpp"
+#include "cellgraph/run/writers.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/source/source.hpp"
 #include "models/registry.hpp"
@@ -65,6 +69,19 @@ void run(BackendKind backend, const std::string& name) {
   check(fresh->step() == 32 && fresh->states() == states_at(grid, glider), name + ": and is home after 32");
   const auto census = fresh->census();
   check(census.size() >= 2 && census[0] == 59 && census[1] == 5, name + ": census 59 dead, 5 alive");
+
+  // The run loop is the library's: statistics every 8 steps of a glider, at steps 32 to 64.
+  const std::string stats = "consumer-" + name + ".csv";
+  RunDriver driver(*fresh);
+  driver.add(std::make_unique<CensusStatsWriter>(stats, *fresh, 8));
+  const RunResult result = driver.run(64);
+  check(!result.stopped() && result.first_step == 32 && fresh->step() == 64, name + ": the driver ran to step 64");
+  std::ifstream written(stats);
+  std::string line, last;
+  int rows = 0;
+  for (std::getline(written, line); std::getline(written, line); ++rows) last = line;
+  check(rows == 5 && last == "64,59,5", name + ": its statistics have rows 32, 40, ..., 64, the last " + last);
+  std::remove(stats.c_str());
 }
 
 }  // namespace

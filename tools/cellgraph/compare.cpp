@@ -318,6 +318,84 @@ GollyRun run_golly(const Case& c, const std::vector<std::uint8_t>& initial, std:
   return run;
 }
 
+// The copy bandwidth every row's share is measured against, and the line that names it.
+std::pair<double, std::string> copy_ceiling(bool gpu, int threads) {
+  if (gpu) {
+#if CELLGRAPH_HAVE_CUDA
+    const double ceiling = cuda::device_copy_bandwidth();
+    return {ceiling, "cuda on " + cuda::device_name() + "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " +
+                         three_digits(ceiling / 1e9) + " GB/s"};
+#endif
+    return {0, ""};
+  }
+  const double ceiling = host_copy_bandwidth(threads);
+  return {ceiling, "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " +
+                       three_digits(ceiling / 1e9) + " GB/s"};
+}
+
+// The checked run: every kernel the same chunks, their hashes compared after each; the first
+// chunk warms up, the others are timed. Fills the reference's population at each check; false
+// (with the message printed) where a kernel differs.
+bool checked_run(std::vector<Entry>& entries, const Case& c, const std::vector<std::uint8_t>& pattern,
+                 std::uint64_t steps, std::uint64_t every, std::map<std::uint64_t, std::uint64_t>& population) {
+  Entry& reference = entries.front();
+  population = {{0, reference.automaton->population()}};
+  for (std::uint64_t done = 0; done < steps || done == 0;) {
+    const std::uint64_t chunk = std::min(every - done % every, steps - done);
+    const bool timed = done > 0 || chunk == steps;
+    std::uint64_t reference_hash = 0;
+    for (Entry& e : entries) {
+      const auto begin = std::chrono::steady_clock::now();
+      e.automaton->advance(chunk);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      if (timed) e.seconds += seconds, e.timed_steps += chunk;
+      const std::uint64_t hash = e.automaton->hash();
+      if (&e == &reference) reference_hash = hash;
+      else if (hash != reference_hash) {
+        const std::string where = locate_difference(*reference.automaton, *e.automaton, c, pattern, done + chunk);
+        std::cerr << "cellgraph compare: " << e.automaton->name() << " differs from " << reference.automaton->name()
+                  << " " << where << "\n";
+        return false;
+      }
+    }
+    done += chunk;
+    population[done] = reference.automaton->population();
+    std::cout << "step " << done << ": hash " << std::hex << reference_hash << std::dec << ", population "
+              << population[done] << (entries.size() > 1 ? ", all " + std::to_string(entries.size()) + " agree" : "")
+              << "\n";
+    if (steps == 0) break;
+  }
+  return true;
+}
+
+// The rates table: each kernel's updates per second, bytes per update, share of the copy
+// bandwidth and ratio to the graph engine.
+void print_table(const std::vector<Entry>& entries, const std::optional<GollyRun>& golly, std::uint64_t cells,
+                 std::uint64_t steps, double ceiling, bool markdown) {
+  auto rate_of = [&](const Entry& e) {
+    return e.seconds > 0 ? double(cells) * double(e.timed_steps) / e.seconds : 0.0;
+  };
+  double graph_rate = 0;
+  for (const Entry& e : entries)
+    if (e.kind == "graph") graph_rate = rate_of(e);
+  if (markdown)
+    std::cout << "\n| kernel | cell updates/s | bytes/update | % of copy | vs graph engine |\n|---|---|---|---|---|\n";
+  auto row = [&](const std::string& name, double rate, double bytes) {
+    const std::string percent = bytes > 0 ? three_digits(100 * rate * bytes / ceiling) : "-";
+    const std::string ratio = graph_rate > 0 ? three_digits(rate / graph_rate) + "x" : "-";
+    if (markdown)
+      std::cout << "| " << name << " | " << three_digits(rate) << " | " << (bytes > 0 ? three_digits(bytes) : "-")
+                << " | " << percent << " | " << ratio << " |\n";
+    else
+      std::cout << std::left << std::setw(64) << name << std::right << std::setw(10) << three_digits(rate)
+                << " updates/s  " << std::setw(7) << (bytes > 0 ? three_digits(bytes) : "-") << " B/update  "
+                << std::setw(5) << percent << "% of copy  " << std::setw(7) << ratio << " vs graph engine\n";
+  };
+  for (const Entry& e : entries) row(e.automaton->name(), rate_of(e), e.automaton->bytes_per_update());
+  if (golly && golly->seconds > 0)
+    row("bgolly QuickLife (1 thread)", double(cells) * double(steps) / golly->seconds, 0);
+}
+
 }  // namespace
 
 int compare_command(const Args& args) {
@@ -342,7 +420,6 @@ int compare_command(const Args& args) {
   if (options.threads < 0) throw Error("--threads must be 0 or more");
   options.generations_per_pass = vm["generations-per-pass"].as<int>();
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-  const bool markdown = vm["markdown"].as<bool>();
   if (vm["golly"].as<bool>() && (c.elementary || !c.life.two_state() || c.grid.dims != 2))
     throw Error("--golly runs two-state Life-like rules on 2D grids (bgolly's QuickLife)");
 
@@ -357,19 +434,7 @@ int compare_command(const Args& args) {
   const std::vector<std::uint8_t> pattern = c.pattern ? pattern_states(c) : std::vector<std::uint8_t>{};
   for (Entry& e : entries) start(*e.automaton, c, pattern);
 
-  double ceiling = 0;
-  std::string machine;
-  if (gpu) {
-#if CELLGRAPH_HAVE_CUDA
-    ceiling = cuda::device_copy_bandwidth();
-    machine = "cuda on " + cuda::device_name() + "; device copy bandwidth (2 GiB cudaMemcpy, read + write) " +
-              three_digits(ceiling / 1e9) + " GB/s";
-#endif
-  } else {
-    ceiling = host_copy_bandwidth(threads);
-    machine = "cpu, " + std::to_string(threads) + " threads; copy bandwidth (read + write) " +
-              three_digits(ceiling / 1e9) + " GB/s";
-  }
+  const auto [ceiling, machine] = copy_ceiling(gpu, threads);
   const std::uint64_t cells = c.shape.cell_count();
   std::cout << "compare " << c.rule_name << " on " << vm["grid"].as<std::string>() << " " << c.neighborhood_name << " "
             << boundary_text(c.grid.boundary) << " (" << cells << " cells), "
@@ -378,34 +443,8 @@ int compare_command(const Args& args) {
             << ", " << steps << " steps; " << machine << "\n";
   for (const std::string& note : notes) std::cout << "note: " << note << "\n";
 
-  // The checked run: every kernel the same chunks; the first chunk warms up, the others are timed.
-  Entry& reference = entries.front();
-  std::map<std::uint64_t, std::uint64_t> population{{0, reference.automaton->population()}};
-  for (std::uint64_t done = 0; done < steps || done == 0;) {
-    const std::uint64_t chunk = std::min(every - done % every, steps - done);
-    const bool timed = done > 0 || chunk == steps;
-    std::uint64_t reference_hash = 0;
-    for (Entry& e : entries) {
-      const auto begin = std::chrono::steady_clock::now();
-      e.automaton->advance(chunk);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-      if (timed) e.seconds += seconds, e.timed_steps += chunk;
-      const std::uint64_t hash = e.automaton->hash();
-      if (&e == &reference) reference_hash = hash;
-      else if (hash != reference_hash) {
-        const std::string where = locate_difference(*reference.automaton, *e.automaton, c, pattern, done + chunk);
-        std::cerr << "cellgraph compare: " << e.automaton->name() << " differs from " << reference.automaton->name()
-                  << " " << where << "\n";
-        return 1;
-      }
-    }
-    done += chunk;
-    population[done] = reference.automaton->population();
-    std::cout << "step " << done << ": hash " << std::hex << reference_hash << std::dec << ", population "
-              << population[done] << (entries.size() > 1 ? ", all " + std::to_string(entries.size()) + " agree" : "")
-              << "\n";
-    if (steps == 0) break;
-  }
+  std::map<std::uint64_t, std::uint64_t> population;
+  if (!checked_run(entries, c, pattern, steps, every, population)) return 1;
 
   std::optional<GollyRun> golly;
   if (vm["golly"].as<bool>()) {
@@ -418,35 +457,13 @@ int compare_command(const Args& args) {
     for (const auto& [step, live] : population)
       if (step > 0 && golly->population.count(step) && golly->population.at(step) != live) {
         std::cerr << "cellgraph compare: bgolly's population at step " << step << " is " << golly->population.at(step)
-                  << ", " << reference.automaton->name() << "'s " << live << "\n";
+                  << ", " << entries.front().automaton->name() << "'s " << live << "\n";
         return 1;
       }
     std::cout << "bgolly QuickLife: populations agree at every check\n";
   }
 
-  // The table.
-  auto rate_of = [&](const Entry& e) {
-    return e.seconds > 0 ? double(cells) * double(e.timed_steps) / e.seconds : 0.0;
-  };
-  double graph_rate = 0;
-  for (const Entry& e : entries)
-    if (e.kind == "graph") graph_rate = rate_of(e);
-  if (markdown)
-    std::cout << "\n| kernel | cell updates/s | bytes/update | % of copy | vs graph engine |\n|---|---|---|---|---|\n";
-  auto row = [&](const std::string& name, double rate, double bytes) {
-    const std::string percent = bytes > 0 ? three_digits(100 * rate * bytes / ceiling) : "-";
-    const std::string ratio = graph_rate > 0 ? three_digits(rate / graph_rate) + "x" : "-";
-    if (markdown)
-      std::cout << "| " << name << " | " << three_digits(rate) << " | " << (bytes > 0 ? three_digits(bytes) : "-")
-                << " | " << percent << " | " << ratio << " |\n";
-    else
-      std::cout << std::left << std::setw(64) << name << std::right << std::setw(10) << three_digits(rate)
-                << " updates/s  " << std::setw(7) << (bytes > 0 ? three_digits(bytes) : "-") << " B/update  "
-                << std::setw(5) << percent << "% of copy  " << std::setw(7) << ratio << " vs graph engine\n";
-  };
-  for (const Entry& e : entries) row(e.automaton->name(), rate_of(e), e.automaton->bytes_per_update());
-  if (golly && golly->seconds > 0)
-    row("bgolly QuickLife (1 thread)", double(cells) * double(steps) / golly->seconds, 0);
+  print_table(entries, golly, cells, steps, ceiling, vm["markdown"].as<bool>());
   std::cout << "timed: advance() over steps " << (steps > every ? every : 0) << ".." << steps
             << " (the first chunk warms up; hashing not timed)"
             << (golly ? "; bgolly: its own timestamps from generation 0 to " + std::to_string(steps) : "") << "\n";

@@ -2,15 +2,34 @@
 #include <iomanip>
 #include <iostream>
 
+#include "cellgraph/sweep_plan.hpp"
 #include "tools/cellgraph/cli.hpp"
 
 namespace cellgraph::cli {
+namespace {
+
+// The choices the CUDA backend makes for a whole-graph run of the model on this layout: the
+// plan it would run (plan_sweeps), on this machine's GPU or, without one, a reference H200's.
+void print_sweep_plan(const po::variables_map& vm, const Layout& layout) {
+  const models::ModelInfo& model = models::find_model(vm["model"].as<std::string>());
+  SimulationOptions options = simulation_options(vm);
+  options.update = update_rule(vm, model);
+  const DeviceTraits device = cuda_device_traits().value_or(reference_device_traits());
+  const SweepPlan plan = plan_sweeps(layout, model.sweep_traits, options, device);
+  std::cout << "  sweep plan        " << model.name << " on " << device.name << "\n";
+  for (const auto& [name, value] : plan_fields(plan))
+    std::cout << "    " << std::left << std::setw(20) << name << std::right << value << "\n";
+}
+
+}  // namespace
 
 int compile_command(const Args& args) {
   po::options_description d("cellgraph compile");
   d.add_options()("help,h", "show this help")("config", po::value<std::string>(), "INI file of these options")(
-      "report", po::bool_switch(), "also print the degree histogram and the memory of each table");
-  d.add(source_options()).add(layout_options());
+      "report", po::bool_switch(),
+      "also print the degree histogram, the memory of each table, and the CUDA backend's sweep plan for --model "
+      "(on this machine's GPU, or an H200's where there is none)");
+  d.add(source_options()).add(layout_options()).add(model_options()).add(backend_options());
   po::variables_map vm;
   if (!parse_options(args, d, "usage: cellgraph compile SOURCE [--report]", vm)) return 0;
 
@@ -36,6 +55,7 @@ int compile_command(const Args& args) {
               << "  degree histogram" << (r.histogram_bucketed ? " (powers of two: [d, 2d))" : "") << "\n";
     for (auto [degree, count] : r.degree_histogram)
       std::cout << "    " << std::setw(10) << degree << "  " << count << "\n";
+    print_sweep_plan(vm, layout);
   }
   return 0;
 }

@@ -201,12 +201,8 @@ models::RuleUse rule_use(const po::variables_map& vm) {
 
 // Golly's --param dir, then the pattern's folder: where a run looks for NAME.rule.
 std::string golly_rule_dirs(const po::variables_map& vm, const models::Params& params) {
-  std::string dirs = params.count("dir") ? params.at("dir") : "";
-  if (vm.count("pattern")) {
-    const std::string folder = std::filesystem::path(vm["pattern"].as<std::string>()).parent_path().string();
-    dirs += (dirs.empty() ? "" : ":") + (folder.empty() ? "." : folder);
-  }
-  return dirs;
+  const std::string dirs = params.count("dir") ? params.at("dir") : "";
+  return vm.count("pattern") ? rule_dirs_beside_pattern(dirs, vm["pattern"].as<std::string>()) : dirs;
 }
 
 // The rule --rule or --param rule gives, checked as the run will read it, so that one from a

@@ -1,7 +1,5 @@
 // cellgraph run: source -> compiled layout -> backend steps -> observers and outputs.
-#include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -15,14 +13,14 @@
 #include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/output/state_file.hpp"
-#include "cellgraph/output/stats_csv.hpp"
-#include "cellgraph/output/vtk.hpp"
+#include "cellgraph/run/driver.hpp"
+#include "cellgraph/run/writers.hpp"
 #include "models/golly.hpp"
 #include "models/rule_use.hpp"
 #include "partition/mpi.hpp"
+#include "partition/run_ranks.hpp"
 #include "tools/cellgraph/cli.hpp"
 #include "tools/cellgraph/movable.hpp"
-#include "tools/cellgraph/pacer.hpp"
 #include "tools/cellgraph/pictures.hpp"
 
 namespace cellgraph::cli {
@@ -94,8 +92,9 @@ void check_files(const po::variables_map& vm, const Outputs& o) {
   plan.check();
 }
 
-// Contradictions and unwritable paths are found before any work is done.
-void check_outputs(const Outputs& o, const Source& source) {
+// Contradictions and unwritable paths are found before any work is done, named by their flags
+// (the writers check again, in the library's words).
+void check_outputs(const po::variables_map& vm, const Outputs& o, const Source& source) {
   const bool grid2d = source.grid && source.grid->dims == 2;
   if (!o.rle.empty() && !grid2d) throw Error("--rle needs a 2D grid source");
   if (!o.rle.empty()) {
@@ -106,7 +105,7 @@ void check_outputs(const Outputs& o, const Source& source) {
   }
   for (const std::string& path : {o.rle, o.states, o.checkpoint})
     if (!path.empty()) AtomicFile::check_writable(path);
-  check_pictures(o.pictures, source);
+  check_picture_flags(vm, o.pictures, source);
 }
 
 // Variable 0 of every vertex at the start; a state file's states are checked against the
@@ -147,8 +146,8 @@ std::string model_name(const po::variables_map& vm, const models::Params& params
 // folder joins the folders golly looks in (other models take no such parameter).
 models::Params with_pattern_folder(models::Params params, const po::variables_map& vm) {
   if (!vm.count("pattern") || !params.count("rule") || params.count("file")) return params;
-  const std::string folder = std::filesystem::path(vm["pattern"].as<std::string>()).parent_path().string();
-  params["dir"] = (params.count("dir") ? params.at("dir") + ":" : "") + (folder.empty() ? "." : folder);
+  params["dir"] =
+      rule_dirs_beside_pattern(params.count("dir") ? params.at("dir") : "", vm["pattern"].as<std::string>());
   return params;
 }
 
@@ -175,45 +174,6 @@ void check_restart(const Checkpoint& c, const std::string& path, const std::stri
            source.description + ", " + std::to_string(source.graph.num_vertices()) + " vertices");
   if (seed_defaulted) options.seed = c.seed;  // random models continue their own streams
   else if (c.seed != options.seed) refuse("seed", std::to_string(c.seed), std::to_string(options.seed));
-}
-
-// The VTK geometry that fits the source: image data for grids, the elements for a mesh's dual
-// graph, points (and edges) for anything else with coordinates.
-VtkSeries vtk_series(const std::string& base, const Source& source) {
-  if (source.grid) return VtkSeries::for_grid(base, *source.grid);
-  if (source.mesh && !source.mesh_elements.empty() && source.mesh->has_coordinates)
-    return VtkSeries::for_mesh_elements(base, *source.mesh, source.mesh_elements);
-  if (source.graph.coord_dim) return VtkSeries::for_graph(base, source.graph);
-  throw Error("--vtk needs a grid, a mesh with coordinates, or a graph with coordinates");
-}
-
-// A snapshot's variables beyond variable 0, by the model's names (cloud: hum, act); none for
-// models of one variable. Collective in a partitioned run (rank 0 gets the values).
-std::vector<VtkNamedArray> vtk_further_variables(const Simulation& sim, const models::ModelInfo& model) {
-  if (model.variable_names.size() < 2) return {};
-  std::vector<std::vector<std::uint8_t>> variables = sim.export_state();
-  if (variables.size() != model.variable_names.size())
-    throw Error("model " + model.name + " names " + std::to_string(model.variable_names.size()) +
-                " variables but has " + std::to_string(variables.size()));
-  std::vector<VtkNamedArray> more;
-  for (std::size_t i = 1; i < variables.size(); ++i) more.push_back({model.variable_names[i], std::move(variables[i])});
-  return more;
-}
-
-// One statistics row: the population per state, then the model's observables.
-std::vector<StatsWriter::Value> stats_values(const Simulation& sim) {
-  const std::vector<std::uint64_t> counts = sim.census();
-  std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
-  for (double x : sim.observables()) values.emplace_back(x);
-  return values;
-}
-
-std::vector<std::string> stats_columns(const Simulation& sim, const models::ModelInfo& model) {
-  std::vector<std::string> names;
-  for (std::uint32_t s = 0; s < std::max(1u, sim.num_states()); ++s)
-    names.push_back(s < model.state_names.size() ? model.state_names[s] : "state_" + std::to_string(s));
-  for (const std::string& name : sim.observable_names()) names.push_back(name);
-  return names;
 }
 
 // Under mpirun every rank reads the inputs itself; ranks that read different files would end in
@@ -279,136 +239,6 @@ std::unique_ptr<Simulation> start_simulation(const po::variables_map& vm, const 
   return sim;
 }
 
-// What a run writes as it goes and at its end. Every method is collective in a partitioned run:
-// every rank calls it, rank 0 writes.
-class RunOutputs {
- public:
-  RunOutputs(const Outputs& outputs, const po::variables_map& vm, const Source& source, const models::ModelInfo& model,
-             const models::Params& params, const SimulationOptions& options, const std::string& identity_params,
-             Simulation& sim, std::uint64_t steps)
-      : o_(outputs), source_(source), model_(model), params_(params), options_(options),
-        identity_params_(identity_params), sim_(sim), steps_(steps), root_(mpi::rank() == 0),
-        stats_every_(get_unsigned<std::uint64_t>(vm, "stats-every")),
-        vtk_every_(get_unsigned<std::uint64_t>(vm, "vtk-every")),
-        checkpoint_every_(get_unsigned<std::uint64_t>(vm, "checkpoint-every")) {
-    if (!o_.stats.empty()) {
-      if (root_) stats_ = std::make_unique<StatsWriter>(o_.stats, stats_columns(sim_, model_));
-      stats_row();
-    }
-    if (!o_.vtk.empty()) {
-      if (root_) vtk_ = vtk_series(o_.vtk, source_);
-      write_vtk(sim_.states());
-    }
-    if (o_.pictures.any()) {
-      pictures_.emplace(o_.pictures, source_, sim_.num_states(), sim_.step(), steps_);
-      if (pictures_->wants(sim_.step())) {
-        const std::vector<std::uint32_t> states = sim_.states();
-        if (root_) pictures_->snapshot(sim_.step(), states);
-      }
-    }
-  }
-
-  // The next step at which something is written, at most `step + longest`.
-  std::uint64_t next_stop(std::uint64_t longest) const {
-    const std::uint64_t step = sim_.step();
-    auto next_multiple = [&](std::uint64_t k) { return (step / k + 1) * k; };
-    std::uint64_t stop = std::min(steps_, step + longest);
-    if (!o_.stats.empty()) stop = std::min(stop, next_multiple(stats_every_));  // on every rank
-    if (checkpoint_every_) stop = std::min(stop, next_multiple(checkpoint_every_));
-    if (!o_.vtk.empty() && vtk_every_) stop = std::min(stop, next_multiple(vtk_every_));
-    if (pictures_ && pictures_->every()) stop = std::min(stop, next_multiple(pictures_->every()));
-    return stop;
-  }
-
-  // After the simulation advanced: whatever falls due at its step.
-  void after_advance() {
-    const std::uint64_t step = sim_.step();
-    if (!o_.stats.empty() && (step % stats_every_ == 0 || step == steps_)) stats_row();
-    if (checkpoint_every_ && step % checkpoint_every_ == 0 && step < steps_) save_checkpoint();
-    const bool vtk_due = !o_.vtk.empty() && ((vtk_every_ && step % vtk_every_ == 0) || step == steps_);
-    const bool picture_due = pictures_ && pictures_->wants(step);
-    if (vtk_due || picture_due) {
-      const std::vector<std::uint32_t> states = sim_.states();
-      if (vtk_due) write_vtk(states);
-      if (picture_due && root_) pictures_->snapshot(step, states);
-    }
-  }
-
-  // The end of a run that reached its last step: every output.
-  void finish() {
-    if (!o_.checkpoint.empty()) save_checkpoint();
-    if (stats_) stats_->finish();
-    if (vtk_) vtk_->finish();
-    if (pictures_ || !o_.rle.empty() || !o_.states.empty()) {
-      const std::vector<std::uint32_t> final_states = sim_.states();
-      if (root_ && pictures_) pictures_->finish(final_states);
-      if (root_ && !o_.rle.empty()) {
-        AtomicFile file(o_.rle);
-        write_rle(file.stream(), final_states, *source_.grid, model_.rule_text ? model_.rule_text(params_) : "",
-                  sim_.num_states());
-        file.commit();
-      }
-      if (root_ && !o_.states.empty()) write_state_file(o_.states, final_states);
-    }
-  }
-
-  // The end of a run stopped early: what it has so far (statistics to this step, the
-  // checkpoint, the snapshots and frames taken), not the outputs of a final state. Returns
-  // what was written and what was not, for the message.
-  std::string finish_stopped() {
-    const std::uint64_t step = sim_.step();
-    std::string wrote, skipped;
-    auto add = [](std::string& list, const std::string& item) { list += (list.empty() ? "" : ", ") + item; };
-    if (!o_.stats.empty() && step % stats_every_ != 0) stats_row();
-    if (!o_.checkpoint.empty()) {
-      save_checkpoint();
-      add(wrote, o_.checkpoint + " (continue with --restart " + o_.checkpoint + ")");
-    }
-    if (stats_) stats_->finish(), add(wrote, o_.stats + " (statistics to step " + std::to_string(step) + ")");
-    if (vtk_) vtk_->finish(), add(wrote, o_.vtk + ".pvd (the snapshots taken)");
-    if (pictures_ && root_) {
-      pictures_->finish_series();
-      if (!o_.pictures.gif.empty()) add(wrote, o_.pictures.gif + " (the frames taken)");
-    }
-    for (const auto& [option, path] :
-         {std::pair{"--png", o_.pictures.png}, {"--rle", o_.rle}, {"--states-out", o_.states}})
-      if (!path.empty()) add(skipped, option);
-    return (wrote.empty() ? "" : "; wrote " + wrote) +
-           (skipped.empty() ? "" : "; not written (final state): " + skipped);
-  }
-
- private:
-  void stats_row() {
-    const auto values = stats_values(sim_);
-    if (stats_) stats_->row(sim_.step(), values);
-  }
-  void write_vtk(const std::vector<std::uint32_t>& states) {
-    const std::vector<VtkNamedArray> more = vtk_further_variables(sim_, model_);
-    if (vtk_) vtk_->write(sim_.step(), states, more);
-  }
-  void save_checkpoint() {
-    Checkpoint c{sim_.step(),         options_.seed,
-                 model_.name,         identity_params_,
-                 source_.description, source_.graph.num_vertices(),
-                 sim_.export_state(), {}};
-    if (root_) write_checkpoint(o_.checkpoint, c);
-  }
-
-  const Outputs& o_;
-  const Source& source_;
-  const models::ModelInfo& model_;
-  const models::Params& params_;
-  const SimulationOptions& options_;
-  const std::string& identity_params_;
-  Simulation& sim_;
-  std::uint64_t steps_;
-  bool root_;
-  std::uint64_t stats_every_, vtk_every_, checkpoint_every_;
-  std::unique_ptr<StatsWriter> stats_;
-  std::optional<VtkSeries> vtk_;
-  std::optional<Pictures> pictures_;
-};
-
 Outputs outputs_from(const po::variables_map& vm) {
   Outputs o;
   for (auto [option, path] : {std::pair{"stats", &o.stats},
@@ -447,6 +277,60 @@ void print_summary(const Simulation& sim, const models::ModelInfo& model, const 
   std::cout << "\n";
 }
 
+// The model a run takes, with its parameters and simulation options.
+struct RunSetup {
+  models::Params params;
+  const models::ModelInfo* model = nullptr;
+  SimulationOptions options;
+  std::string identity_params;  // what a restart must match
+};
+
+RunSetup run_setup(const po::variables_map& vm, const Source& source) {
+  RunSetup run;
+  run.params = model_params(vm);
+  if (!run.params.count("rule") && source.pattern && !source.pattern->rule.empty())
+    run.params["rule"] = source.pattern->rule;
+  const models::Params golly_params = with_pattern_folder(run.params, vm);
+  run.model = &models::find_model(model_name(vm, golly_params));
+  if (run.model->name == "golly") run.params = golly_params;
+
+  run.options = simulation_options(vm);
+  run.options.update = update_rule(vm, *run.model);
+  if (source.grid) run.options.boundary_value = source.grid->boundary.value;
+  // A restart must also update the same way (sync runs keep the plain text of older checkpoints).
+  run.identity_params =
+      parameters_text(*run.model, run.params) +
+      (run.options.update.mode == UpdateMode::synchronous ? "" : ";update=" + update_rule_text(run.options.update));
+  return run;
+}
+
+// The outputs the flags ask for, as writers; added in the order a stopped run names them.
+void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& o, const Source& source,
+                 const RunSetup& run, const Simulation& sim) {
+  const RunRanks& ranks = mpi::run_ranks();
+  const models::ModelInfo& model = *run.model;
+  if (!o.checkpoint.empty()) {
+    const Checkpoint identity{
+        0, run.options.seed, model.name, run.identity_params, source.description, source.graph.num_vertices(), {}, {}};
+    driver.add(std::make_unique<CheckpointWriter>(o.checkpoint, sim, identity,
+                                                  get_unsigned<std::uint64_t>(vm, "checkpoint-every"), ranks));
+  }
+  if (!o.stats.empty())
+    driver.add(std::make_unique<CensusStatsWriter>(o.stats, sim, get_unsigned<std::uint64_t>(vm, "stats-every"),
+                                                   model.state_names, ranks));
+  if (!o.vtk.empty()) {
+    if (!has_vtk_geometry(source))
+      throw Error("--vtk needs a grid, a mesh with coordinates, or a graph with coordinates");
+    driver.add(std::make_unique<VtkSeriesWriter>(o.vtk, source, sim, get_unsigned<std::uint64_t>(vm, "vtk-every"),
+                                                 model.variable_names, ranks));
+  }
+  if (o.pictures.any()) driver.add(std::make_unique<PicturesWriter>(o.pictures, source, sim, ranks));
+  if (!o.rle.empty())
+    driver.add(std::make_unique<RleWriter>(o.rle, *source.grid, model.rule_text ? model.rule_text(run.params) : "", sim,
+                                           ranks));
+  if (!o.states.empty()) driver.add(std::make_unique<StateFileWriter>(o.states, sim, ranks));
+}
+
 int run_source(const po::variables_map& vm) {
   const Outputs outputs = outputs_from(vm);
   const std::uint64_t steps = steps_of(vm);
@@ -456,59 +340,50 @@ int run_source(const po::variables_map& vm) {
   // the model that runs (golly, when --model is left out).
   Source source = load_source(source_spec(vm, &models::find_model(vm["model"].as<std::string>())));
   agree_on_source(source);
-  check_outputs(outputs, source);
-  models::Params params = model_params(vm);
-  if (!params.count("rule") && source.pattern && !source.pattern->rule.empty()) params["rule"] = source.pattern->rule;
-  const models::Params golly_params = with_pattern_folder(params, vm);
-  const models::ModelInfo& model = models::find_model(model_name(vm, golly_params));
-  if (model.name == "golly") params = golly_params;
-
-  SimulationOptions options = simulation_options(vm);
-  options.update = update_rule(vm, model);
-  if (source.grid) options.boundary_value = source.grid->boundary.value;
-  // A restart must also update the same way (sync runs keep the plain text of older checkpoints).
-  const std::string identity_params =
-      parameters_text(model, params) +
-      (options.update.mode == UpdateMode::synchronous ? "" : ";update=" + update_rule_text(options.update));
+  check_outputs(vm, outputs, source);
+  RunSetup run = run_setup(vm, source);
   std::optional<Checkpoint> restart;
-  if (vm.count("restart")) restart = restart_point(vm, source, model.name, identity_params, options, steps);
+  if (vm.count("restart"))
+    restart = restart_point(vm, source, run.model->name, run.identity_params, run.options, steps);
   if (restart && restart->step == steps && mpi::rank() == 0)
     std::cerr << "cellgraph run: the checkpoint is at step " << steps << " already: no steps to run, only outputs\n";
-  std::unique_ptr<Simulation> sim = start_simulation(vm, source, model, params, options, restart);
+  std::unique_ptr<Simulation> sim = start_simulation(vm, source, *run.model, run.params, run.options, restart);
 
-  const std::uint64_t first_step = sim->step();  // after a restart, the checkpoint's step
-  RunOutputs run_outputs(outputs, vm, source, model, params, options, identity_params, *sim, steps);
+  RunDriver driver(*sim, mpi::run_ranks());
+  add_writers(driver, vm, outputs, source, run, *sim);
   Progress progress(mpi::rank() == 0 && vm["progress"].as<bool>(), steps, source.graph.num_vertices());
-  RunPacer pacer;
-  int stopped_by = 0;
-  const auto start = std::chrono::steady_clock::now();
-  {
-    StopListener listening;  // the first SIGINT or SIGTERM ends the run after its chunk
-    while (sim->step() < steps && !stopped_by) {
-      const auto chunk_start = std::chrono::steady_clock::now();
-      sim->advance(run_outputs.next_stop(pacer.chunk()) - sim->step());
-      const double chunk_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
-      run_outputs.after_advance();
-      progress.update(sim->step());
-      stopped_by = pacer.stop_after(chunk_seconds);
-    }
+  driver.show_progress(progress);
+  const RunResult result = driver.run(steps);
+  if (result.stopped()) {
+    if (mpi::rank() == 0) std::cerr << stop_message(result, steps, ", ");
+    return 128 + result.stop_signal;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  progress.finish();
-  if (stopped_by && sim->step() < steps) {
-    const std::string outputs_text = run_outputs.finish_stopped();
-    if (mpi::rank() == 0)
-      std::cerr << ("cellgraph run: stopped by " + std::string(signal_name(stopped_by)) + " after step " +
-                    std::to_string(sim->step()) + " of " + std::to_string(steps) + outputs_text + "\n");
-    return 128 + stopped_by;
-  }
-  run_outputs.finish();
-  print_summary(*sim, model, params, source, first_step, seconds);
+  print_summary(*sim, *run.model, run.params, source, result.first_step, result.seconds);
   return 0;
 }
 
 }  // namespace
+
+std::string stop_message(const RunResult& result, std::uint64_t steps, const std::string& between_written) {
+  const std::string step = std::to_string(result.step);
+  std::string wrote, not_written;
+  for (const RunOutputFile& f : result.stopped_outputs.written) {
+    std::string what = f.path;
+    if (f.kind == RunOutput::checkpoint) what += " (continue with --restart " + f.path + ")";
+    if (f.kind == RunOutput::statistics) what += " (statistics to step " + step + ")";
+    if (f.kind == RunOutput::vtk_series) what += " (the snapshots taken)";
+    if (f.kind == RunOutput::animation) what += " (the frames taken)";
+    wrote += (wrote.empty() ? "" : between_written) + what;
+  }
+  for (const RunOutputFile& f : result.stopped_outputs.not_written) {
+    const bool png = f.kind == RunOutput::picture || f.kind == RunOutput::particle_picture;
+    const char* flag = png ? "--png" : f.kind == RunOutput::rle ? "--rle" : "--states-out";
+    not_written += (not_written.empty() ? "" : ", ") + std::string(flag);
+  }
+  return "cellgraph run: stopped by " + std::string(signal_name(result.stop_signal)) + " after step " + step + " of " +
+         std::to_string(steps) + (wrote.empty() ? "" : "; wrote " + wrote) +
+         (not_written.empty() ? "" : "; not written (final state): " + not_written) + "\n";
+}
 
 int run_command(const Args& args) {
   po::variables_map vm;

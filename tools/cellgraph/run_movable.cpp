@@ -4,23 +4,21 @@
 // runs one region of the box (partition/movable/partitioned_movable.hpp); the observers are
 // collective and rank 0 writes every output.
 #include <charconv>
-#include <chrono>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <set>
 
 #include "cellgraph/error.hpp"
-#include "cellgraph/interrupt.hpp"
 #include "cellgraph/output/atomic_file.hpp"
 #include "cellgraph/output/file_plan.hpp"
-#include "cellgraph/output/particle_picture.hpp"
 #include "cellgraph/output/progress.hpp"
-#include "cellgraph/output/stats_csv.hpp"
-#include "cellgraph/output/vtk.hpp"
+#include "cellgraph/run/driver.hpp"
+#include "cellgraph/run/movable_writers.hpp"
 #include "partition/mpi.hpp"
+#include "partition/run_ranks.hpp"
 #include "tools/cellgraph/movable.hpp"
-#include "tools/cellgraph/pacer.hpp"
 
 namespace cellgraph::cli {
 namespace {
@@ -82,16 +80,6 @@ std::string box_text(const Box& box) {
   return text;
 }
 
-// Variables first .. first+components-1 of every particle, particle by particle.
-std::vector<double> interleaved(const MovableSimulation& sim, int first, int components) {
-  std::vector<double> out(std::size_t(sim.num_particles()) * components);
-  for (int c = 0; c < components; ++c) {
-    const std::vector<double> v = sim.variable(first + c);
-    for (std::size_t p = 0; p < v.size(); ++p) out[p * components + c] = v[p];
-  }
-  return out;
-}
-
 }  // namespace
 
 po::options_description movable_options() {
@@ -113,140 +101,124 @@ void refuse_movable_options(const po::variables_map& vm, const std::string& mode
       throw Error("--" + std::string(name) + " is for movable models (vicsek, mca), not " + model);
 }
 
-int run_movable(const po::variables_map& vm, const models::MovableModelInfo& model) {
+namespace {
+
+// What a movable run takes from its flags, checked in this order before anything is made.
+struct MovableSetup {
+  models::Params params;
+  Box box;
+  std::uint32_t particles = 0;
+  double radius = 0;
+  MovableOptions movable;
+  SimulationOptions options;
+  std::uint64_t steps = 0;
+};
+
+MovableSetup movable_setup(const po::variables_map& vm, const models::MovableModelInfo& model) {
   for (const auto& [name, value] : vm)
     if (!value.defaulted() && !kMovableRunOptions.count(name))
       throw Error("--" + name + " does not apply to movable models (" + model.name + ")");
-  const models::Params params = model_params(vm);
-  const Box box = parse_box(vm);
-  if (std::find(model.dims.begin(), model.dims.end(), box.dims) == model.dims.end())
-    throw Error("model " + model.name + " does not run in " + std::to_string(box.dims) + " dimensions");
-  const std::uint32_t particles = get_unsigned<std::uint32_t>(vm, "particles");
-  if (particles == 0) throw Error("a movable model needs --particles N (N >= 1)");
-  const double radius = model.radius(params);
-  MovableOptions movable;
-  movable.skin = vm.count("skin") ? vm["skin"].as<double>() : radius / 4;
-  movable.compile = compile_options(vm);
-  SimulationOptions options = simulation_options(vm);
+  MovableSetup run;
+  run.params = model_params(vm);
+  run.box = parse_box(vm);
+  if (std::find(model.dims.begin(), model.dims.end(), run.box.dims) == model.dims.end())
+    throw Error("model " + model.name + " does not run in " + std::to_string(run.box.dims) + " dimensions");
+  run.particles = get_unsigned<std::uint32_t>(vm, "particles");
+  if (run.particles == 0) throw Error("a movable model needs --particles N (N >= 1)");
+  run.radius = model.radius(run.params);
+  run.movable.skin = vm.count("skin") ? vm["skin"].as<double>() : run.radius / 4;
+  run.movable.compile = compile_options(vm);
+  run.options = simulation_options(vm);
   if (mpi::size() > 1) {  // one region of the box per rank
-    movable.part = std::uint32_t(mpi::rank());
-    movable.parts = std::uint32_t(mpi::size());
-    if (vm["backend"].defaulted()) options.backend = BackendKind::cpu;  // the partitioned movable backend
-    if (options.backend != BackendKind::cpu)
+    run.movable.part = std::uint32_t(mpi::rank());
+    run.movable.parts = std::uint32_t(mpi::size());
+    if (vm["backend"].defaulted()) run.options.backend = BackendKind::cpu;  // the partitioned movable backend
+    if (run.options.backend != BackendKind::cpu)
       throw Error("partitioned movable runs (mpirun -np " + std::to_string(mpi::size()) +
                   ") run on the CPU backend only: give --backend cpu");
-    options = rank_options(options);
+    run.options = rank_options(run.options);
   }
-  const bool root = mpi::rank() == 0;  // the rank that writes the outputs
-  const std::uint64_t steps = get_unsigned<std::uint64_t>(vm, "steps");
-  if (steps > kMaxSteps)
-    throw Error("--steps " + std::to_string(steps) + " is more than a run can take (" + std::to_string(kMaxSteps) +
+  run.steps = get_unsigned<std::uint64_t>(vm, "steps");
+  if (run.steps > kMaxSteps)
+    throw Error("--steps " + std::to_string(run.steps) + " is more than a run can take (" + std::to_string(kMaxSteps) +
                 ")");
-  const std::uint64_t every = get_unsigned<std::uint64_t>(vm, "stats-every");
-  if (every == 0) throw Error("--stats-every must be at least 1");
-  const std::uint64_t vtk_every = get_unsigned<std::uint64_t>(vm, "vtk-every");
-  const std::string stats_path = vm.count("stats") ? vm["stats"].as<std::string>() : "";
-  const std::string png_path = vm.count("png") ? vm["png"].as<std::string>() : "";
+  return run;
+}
+
+// The outputs' flags and files, checked before the simulation is made.
+void check_movable_outputs(const po::variables_map& vm) {
+  if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0) throw Error("--stats-every must be at least 1");
   const int png_size = vm["png-size"].as<int>();
   if (png_size < 16 || png_size > 4096) throw Error("--png-size must be from 16 to 4096");
   FilePlan plan;
   if (vm.count("config")) plan.reads(vm["config"].as<std::string>(), "--config");
-  plan.writes(stats_path, "--stats");
-  plan.writes(png_path, "--png");
+  if (vm.count("stats")) plan.writes(vm["stats"].as<std::string>(), "--stats");
+  if (vm.count("png")) plan.writes(vm["png"].as<std::string>(), "--png");
   if (vm.count("vtk")) {
     plan.writes(vm["vtk"].as<std::string>() + ".pvd", "--vtk");
     plan.writes_series(vm["vtk"].as<std::string>(), ".vtu", "--vtk");
   }
   plan.check();
-  if (!png_path.empty() && root) AtomicFile::check_writable(png_path);
+  if (vm.count("png") && mpi::rank() == 0) AtomicFile::check_writable(vm["png"].as<std::string>());
+}
 
-  // Everything the parameters decide is checked here, before any output is started.
-  std::unique_ptr<MovableSimulation> sim = model.make(params, box, particles, movable, options);
-  sim->import_state(model.initial_state(params, box, particles, options.seed), 0);
-  const std::vector<models::PointArray> arrays =
-      model.point_arrays ? model.point_arrays(box.dims) : std::vector<models::PointArray>{};
-  // Observers are collective in a partitioned run: every rank gathers, rank 0 writes.
-  const bool want_vtk = vm.count("vtk") > 0;
-  std::optional<VtkPointSeries> vtk;
-  auto write_vtk = [&] {
-    std::vector<VtkPointSeries::Array> data;
-    for (const models::PointArray& a : arrays)
-      data.push_back({a.name, a.components, interleaved(*sim, a.first_variable, a.components)});
-    const std::vector<double> positions = sim->positions();
-    if (vtk) vtk->write(sim->step(), positions, data);
-  };
-  if (want_vtk) {
-    if (root) vtk.emplace(vm["vtk"].as<std::string>(), box.dims);
-    write_vtk();
+// The outputs the flags ask for, as writers; added in the order a stopped run names them.
+void add_movable_writers(RunDriver& driver, const po::variables_map& vm, const models::MovableModelInfo& model,
+                         MovableSimulation& sim) {
+  const RunRanks& ranks = mpi::run_ranks();
+  const int dims = sim.box().dims;
+  std::vector<ParticleArray> arrays;  // beyond the positions; the first also colours the picture
+  if (model.point_arrays)
+    for (const models::PointArray& a : model.point_arrays(dims))
+      arrays.push_back({a.name, a.first_variable, a.components});
+  if (vm.count("stats"))
+    driver.add(std::make_unique<ObservablesStatsWriter>(vm["stats"].as<std::string>(), sim,
+                                                        get_unsigned<std::uint64_t>(vm, "stats-every"), ranks));
+  if (vm.count("vtk"))
+    driver.add(std::make_unique<VtkPointsWriter>(vm["vtk"].as<std::string>(), sim,
+                                                 get_unsigned<std::uint64_t>(vm, "vtk-every"), arrays, ranks));
+  if (vm.count("png")) {
+    const std::optional<int> heading =
+        !arrays.empty() && arrays[0].components == dims ? std::optional<int>(arrays[0].first_variable) : std::nullopt;
+    driver.add(std::make_unique<ParticlePngWriter>(vm["png"].as<std::string>(), sim, vm["png-size"].as<int>(), heading,
+                                                   ranks));
   }
-  const bool want_stats = !stats_path.empty();
-  std::unique_ptr<StatsWriter> stats;
-  auto stats_row = [&] {
-    const std::vector<double> values = sim->observables();
-    if (stats) stats->row(sim->step(), std::vector<StatsWriter::Value>(values.begin(), values.end()));
-  };
-  if (want_stats) {
-    if (root) stats = std::make_unique<StatsWriter>(stats_path, sim->observable_names());
-    stats_row();
-  }
+}
 
-  Progress progress(root && vm["progress"].as<bool>(), steps, particles);
-  const auto start = std::chrono::steady_clock::now();
-  auto next_multiple = [&](std::uint64_t k) { return (sim->step() / k + 1) * k; };
-  RunPacer pacer;
-  int stopped_by = 0;
-  {
-    StopListener listening;  // the first SIGINT or SIGTERM ends the run after its chunk
-    while (sim->step() < steps && !stopped_by) {
-      std::uint64_t stop = std::min(steps, sim->step() + pacer.chunk());
-      if (want_stats) stop = std::min(stop, next_multiple(every));
-      if (want_vtk && vtk_every) stop = std::min(stop, next_multiple(vtk_every));
-      const auto chunk_start = std::chrono::steady_clock::now();
-      sim->advance(stop - sim->step());
-      const double chunk_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - chunk_start).count();
-      if (want_stats && (sim->step() % every == 0 || sim->step() == steps)) stats_row();
-      if (want_vtk && ((vtk_every && sim->step() % vtk_every == 0) || sim->step() == steps)) write_vtk();
-      progress.update(sim->step());
-      stopped_by = pacer.stop_after(chunk_seconds);
-    }
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  progress.finish();
-  if (stopped_by && sim->step() < steps) {  // what the run has: statistics to this step, the snapshots taken
-    if (want_stats && sim->step() % every != 0) stats_row();
-    if (stats) stats->finish();
-    if (vtk) vtk->finish();
-    if (root)
-      std::cerr << ("cellgraph run: stopped by " + std::string(signal_name(stopped_by)) + " after step " +
-                    std::to_string(sim->step()) + " of " + std::to_string(steps) +
-                    (want_stats ? "; wrote " + stats_path + " (statistics to step " + std::to_string(sim->step()) + ")"
-                                : "") +
-                    (want_vtk ? "; wrote " + vm["vtk"].as<std::string>() + ".pvd (the snapshots taken)" : "") +
-                    (png_path.empty() ? "" : "; not written (final state): --png") + "\n");
-    return 128 + stopped_by;
-  }
-  if (stats) stats->finish();
-  if (vtk) vtk->finish();
-  if (!png_path.empty()) {
-    const std::vector<double> directions = !arrays.empty() && arrays[0].components == box.dims
-                                               ? interleaved(*sim, arrays[0].first_variable, box.dims)
-                                               : std::vector<double>{};
-    const std::vector<double> positions = sim->positions();
-    if (root) write_particle_png(png_path, positions, box.dims, directions, png_size);
-  }
-  const RebuildStats rebuilds = sim->rebuild_stats();  // before observables(), which may rebuild once more
-  const std::vector<double> values = sim->observables();
-  if (!root) return 0;
-
-  std::cout << "ran " << steps << " steps of " << model.name << " on " << particles << " particles in a "
-            << box_text(box) << " (r " << radius << ", skin " << movable.skin << ") on " << sim->backend_name()
-            << " in " << seconds << " s";
-  if (seconds > 0) std::cout << ": " << double(steps) / seconds << " steps/s";
+void print_movable_summary(MovableSimulation& sim, const models::MovableModelInfo& model, const MovableSetup& run,
+                           double seconds) {
+  const RebuildStats rebuilds = sim.rebuild_stats();  // before observables(), which may rebuild once more
+  const std::vector<double> values = sim.observables();
+  if (mpi::rank() != 0) return;
+  std::cout << "ran " << run.steps << " steps of " << model.name << " on " << run.particles << " particles in a "
+            << box_text(run.box) << " (r " << run.radius << ", skin " << run.movable.skin << ") on "
+            << sim.backend_name() << " in " << seconds << " s";
+  if (seconds > 0) std::cout << ": " << double(run.steps) / seconds << " steps/s";
   std::cout << "; " << rebuilds.rebuilds << " neighbor-list rebuilds (" << rebuilds.seconds << " s)";
-  const std::vector<std::string> names = sim->observable_names();
+  const std::vector<std::string> names = sim.observable_names();
   for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) std::cout << "; " << names[i] << " " << values[i];
   std::cout << "\n";
+}
+
+}  // namespace
+
+int run_movable(const po::variables_map& vm, const models::MovableModelInfo& model) {
+  const MovableSetup run = movable_setup(vm, model);
+  check_movable_outputs(vm);
+  // Everything the parameters decide is checked here, before any output is started.
+  std::unique_ptr<MovableSimulation> sim = model.make(run.params, run.box, run.particles, run.movable, run.options);
+  sim->import_state(model.initial_state(run.params, run.box, run.particles, run.options.seed), 0);
+
+  RunDriver driver(*sim, mpi::run_ranks());
+  add_movable_writers(driver, vm, model, *sim);
+  Progress progress(mpi::rank() == 0 && vm["progress"].as<bool>(), run.steps, run.particles);
+  driver.show_progress(progress);
+  const RunResult result = driver.run(run.steps);
+  if (result.stopped()) {  // what the run has: statistics to this step, the snapshots taken
+    if (mpi::rank() == 0) std::cerr << stop_message(result, run.steps, "; wrote ");
+    return 128 + result.stop_signal;
+  }
+  print_movable_summary(*sim, model, run, result.seconds);
   return 0;
 }
 

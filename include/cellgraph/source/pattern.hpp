@@ -29,6 +29,9 @@ Pattern read_rle(std::istream& in, const std::string& name);
 Pattern read_life(std::istream& in, const std::string& name);  // Life 1.05 and 1.06
 // Chooses the reader by content: "#Life 1.05", "#Life 1.06", otherwise RLE.
 Pattern read_pattern_file(const std::string& path);
+// Where a pattern's rule file is looked for: the folders `rule_dirs` (':' between them), then the
+// pattern file's own folder ("." for a bare name), where Golly keeps a pattern's rule.
+std::string rule_dirs_beside_pattern(const std::string& rule_dirs, const std::string& pattern_file);
 
 // Golly's bounded-grid placement on a W x H grid (data/patterns/PROVENANCE.md): the grid's top-left
 // cell is Golly's (-int(W/2), -int(H/2)); cells outside are dropped (counted in *dropped).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
+#include "cellgraph/sweep_plan.hpp"
 #include "src/backend/cuda/coloring.cuh"
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/halo_exchange.cuh"
@@ -46,9 +48,6 @@ class DeviceState<Vars, std::integer_sequence<int, I...>> {
   std::tuple<DeviceArray<typename Vars::template type<I>>...> arrays_;
 };
 
-// Steps per captured graph: long graphs for small layouts (launch-bound), two otherwise.
-inline std::uint32_t steps_per_graph(std::uint32_t vertices) { return vertices < (1u << 20) ? 64 : 2; }
-
 template <class Model>
 class CudaSimulation final : public Simulation {
   using Vars = typename Model::Vars;
@@ -56,7 +55,9 @@ class CudaSimulation final : public Simulation {
 
  public:
   CudaSimulation(const Model& model, std::shared_ptr<const Layout> layout, const SimulationOptions& options)
-      : model_(table_.bind(model)), layout_(std::move(layout)), options_(options),
+      : model_(table_.bind(model)), layout_(std::move(layout)), options_(options), device_traits_(current_device()),
+        plan_(plan_sweeps(*layout_, sweep_model_traits<Model>(), options, device_traits_,
+                          options.halo && options.halo->maps_peer_devices())),
         device_(*layout_), buffer_{DeviceState<Vars>(layout_->state_length()),
                                    DeviceState<Vars>(layout_->state_length())},
         step_counter_(1), census_bins_(std::max<std::uint32_t>(1, model_.num_states())), census_device_(census_bins_),
@@ -80,16 +81,14 @@ class CudaSimulation final : public Simulation {
                      : color_classes(*layout_, options.colors, options.color_count);
       class_vertices_ = DeviceArray<std::uint32_t>(classes_.vertices.data(), classes_.vertices.size());
     }
-    scattered_ = HasSignal<Model>::value && gathers_scattered(*layout_);
     if (packs_signals()) signals_ = SignalBits(layout_->state_length());
-    resident_bytes_ = resident_state_bytes();
-    if (resident_bytes_) {
+    if (plan_.resident_state_bytes) {
       CG_CUDA(cudaDeviceGetLimit(&previous_persisting_l2_, cudaLimitPersistingL2CacheSize));
-      CG_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, persisting_l2_bytes()));
+      CG_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, device_traits_.persisting_l2_bytes));
     }
     // A part that trades nothing runs as a whole graph (with captured step graphs).
-    if (options.halo && !layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
-    if (halo_ && takes_device_halo_path()) {
+    if (plan_.halo != HaloRoute::none) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo);
+    if (plan_.halo == HaloRoute::device) {
       const StateRef<Vars> buffers[2] = {buffer_[0].ref(), buffer_[1].ref()};
       peer_halo_ = std::make_unique<PeerHalo<Vars>>(*layout_, *options.halo, buffers);
     }
@@ -99,7 +98,8 @@ class CudaSimulation final : public Simulation {
   ~CudaSimulation() override {
     for (cudaGraphExec_t g : graphs_)
       if (g) cudaGraphExecDestroy(g);
-    if (resident_bytes_) {  // later work gets the whole L2 back (a set-aside slows others: cuSPARSE -37% on rgg 2^24)
+    if (plan_.resident_state_bytes) {  // later work gets the whole L2 back (a set-aside slows others: cuSPARSE -37% on
+                                       // rgg 2^24)
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_persisting_l2_);
     }
@@ -110,6 +110,7 @@ class CudaSimulation final : public Simulation {
   const Layout& layout() const override { return *layout_; }
   std::uint32_t num_states() const override { return model_.num_states(); }
   std::uint64_t step() const override { return step_; }
+  const SweepPlan* sweep_plan() const override { return &plan_; }
 
   void advance(std::uint64_t steps) override {
     if (halo_ && !peer_halo_) {  // a step through the host waits for its peers: no captured graphs
@@ -117,7 +118,7 @@ class CudaSimulation final : public Simulation {
       CG_CUDA(cudaStreamSynchronize(stream_));
       return;
     }
-    const std::uint32_t per_graph = steps_per_graph(layout_->num_vertices);
+    const std::uint32_t per_graph = plan_.steps_per_graph;
     while (steps >= per_graph) {
       CG_CUDA(cudaGraphLaunch(graph(per_graph), stream_));
       steps -= per_graph, step_ += per_graph;  // per_graph is even: the buffers end where they began
@@ -240,58 +241,19 @@ class CudaSimulation final : public Simulation {
                                        layout_->num_vertices - std::min<std::uint64_t>(first, layout_->num_vertices)));
   }
 
-  bool colored() const { return options_.update.mode == UpdateMode::colored; }
+  bool colored() const { return plan_.colored; }
+  bool packs_signals() const { return plan_.packs_signals; }
 
-  // Synchronous steps of a model with a one-bit signal gather from packed signal words where
-  // the layout is large and its gathers scattered (or as options say).
-  bool packs_signals() const {
-    if (!HasSignal<Model>::value || colored()) return false;
-    switch (options_.signal_packing) {
-      case SignalPacking::always:
-        return true;
-      case SignalPacking::never:
-        return false;
-      default:
-        return scattered_;
-    }
-  }
-
-  static std::size_t persisting_l2_bytes() {
-    int device = 0, bytes = 0;
-    CG_CUDA(cudaGetDevice(&device));
-    CG_CUDA(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxPersistingL2CacheSize, device));
-    return std::size_t(bytes);
-  }
-  // The bytes of the first state variable when steps keep it resident in L2 (0: they do not):
-  // where it fits the persisting set-aside, gathers read it rather than packed signals, and
-  // steps are not colored. Colored steps, whose class sweeps read and write it in place, ran
-  // 3-9% slower with it (H100: Ising on a 128^3 grid 1069 against 977 us, on 1024^2 66.7
-  // against 62.5), where synchronous ones gained up to 17%.
-  std::size_t resident_state_bytes() const {
-    if (!options_.l2_residency || packs_signals() || colored()) return 0;
-    int device = 0, window = 0;
-    CG_CUDA(cudaGetDevice(&device));
-    CG_CUDA(cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, device));
-    const std::size_t bytes = std::size_t(layout_->state_length()) * sizeof(Primary);
-    return bytes <= persisting_l2_bytes() && bytes <= std::size_t(window) ? bytes : 0;
-  }
-  // Sweeps are one launch each where the layout (a rank's part, when partitioned: what its GPU
-  // runs) has hubs and is small: there a step lasts as long as its longest walk, and a second
-  // stream's fork and join cost more than they hide.
-  bool fuses_sweeps() const {
-    switch (options_.sweep_fusion) {
-      case SweepFusion::always:
-        return true;
-      case SweepFusion::never:
-        return false;
-      default:
-        return layout_->num_hub_vertices() > 0 && layout_->num_vertices < kLatencyBoundVertices;
-    }
+  static DeviceTraits current_device() {
+    std::optional<DeviceTraits> traits = cuda_device_traits();
+    if (!traits) throw Error("the CUDA backend needs a CUDA device, and this machine has none");
+    return *traits;
   }
   // Whether a sweep is one launch on stream_ that may overlap the kernel before it.
-  bool single_launch_sweeps() const { return fuses_sweeps() || layout_->num_hub_vertices() == 0; }
+  bool single_launch_sweeps() const { return plan_.single_launch; }
   SweepLaunch sweep_launch(StateRef<Vars> from, bool overlap) const {
-    return SweepLaunch{overlap, resident_bytes_ ? from.var[0] : nullptr, resident_bytes_, fuses_sweeps()};
+    const std::size_t resident = plan_.resident_state_bytes;
+    return SweepLaunch{overlap, resident ? from.var[0] : nullptr, resident, plan_.fuses_sweeps};
   }
 
   // A synchronous sweep of `from`: through its packed signals where the model has them.
@@ -465,18 +427,6 @@ class CudaSimulation final : public Simulation {
     halo_->finish(state, stream_);
   }
 
-  // Device to device where every rank's GPU maps its peers' memory (PeerHalo), unless the
-  // options say host; colored steps trade once per class, through the host.
-  bool takes_device_halo_path() const {
-    if (colored() || options_.halo_path == HaloPath::host) return false;
-    if (options_.halo->maps_peer_devices()) return true;
-    if (options_.halo_path == HaloPath::device)
-      throw Error(
-          "--halo device: the ranks' GPUs cannot map each other's memory (ranks on several hosts, a GPU "
-          "another rank cannot see, or no peer access between two of them)");
-    return false;
-  }
-
   // Fills the halo from the peers (after states are set: every rank sets them).
   void refresh_halo() {
     if (!halo_) return;
@@ -507,6 +457,8 @@ class CudaSimulation final : public Simulation {
   Model model_;
   std::shared_ptr<const Layout> layout_;
   SimulationOptions options_;
+  DeviceTraits device_traits_;
+  SweepPlan plan_;  // every automatic choice (sweep_plan.hpp)
   DeviceLayout device_;
   mutable DeviceState<Vars> buffer_[2];
   int parity_ = 0;  // buffer_[parity_] holds the current state
@@ -526,9 +478,7 @@ class CudaSimulation final : public Simulation {
   DeviceArray<std::uint32_t> class_vertices_;
   std::unique_ptr<DeviceHalo<Vars>> halo_;     // partitioned runs only
   std::unique_ptr<PeerHalo<Vars>> peer_halo_;  // and their device-to-device steps (destroyed before the buffers)
-  bool scattered_ = false;                     // large, and gathers spread beyond the caches
   SignalBits signals_;                         // where packs_signals()
-  std::size_t resident_bytes_ = 0;             // of the state kept in L2 (0: none)
   std::size_t previous_persisting_l2_ = 0;     // the set-aside before this simulation's
   std::uint64_t step_ = 0;
 };

@@ -1,5 +1,6 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
+#include "cellgraph/sweep_plan.hpp"
 #include "src/backend/cuda/peer_halo.cuh"
 #include "src/backend/cuda/sweep_kernels.cuh"
 
@@ -27,6 +28,10 @@ bool cuda_device_available() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+void require_cuda_device() {
+  if (!cuda_device_available()) throw Error("the CUDA backend was asked for, but no CUDA device is available");
+}
+
 int cuda_device_count() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
@@ -35,6 +40,21 @@ int cuda_device_count() {
 void use_cuda_device(int device) {
   const cudaError_t status = cudaSetDevice(device);
   if (status != cudaSuccess) throw Error("CUDA device " + std::to_string(device) + ": " + cudaGetErrorString(status));
+}
+
+std::optional<DeviceTraits> cuda_device_traits() {
+  int device = 0;
+  cudaDeviceProp p{};
+  if (!cuda_device_available() || cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&p, device) != cudaSuccess)
+    return std::nullopt;
+  DeviceTraits d;
+  d.name = p.name;
+  d.compute_capability = p.major * 10 + p.minor;
+  d.multiprocessors = std::uint32_t(p.multiProcessorCount);
+  d.persisting_l2_bytes = std::size_t(p.persistingL2CacheMaxSize);
+  d.access_window_bytes = std::size_t(p.accessPolicyMaxWindowSize);
+  return d;
 }
 
 std::string cuda_device_bus_id() {

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "cellgraph/model.hpp"
+#include "cellgraph/sweep_tuning.hpp"
 #include "cellgraph/update.hpp"
 #include "src/backend/cuda/cuda_check.cuh"
 #include "src/backend/cuda/device_layout.cuh"
@@ -22,7 +23,8 @@
 
 namespace cellgraph::cuda {
 
-inline constexpr int kSweepBlockThreads = 256;
+// The block shape and batch come from the tuning policy (sweep_tuning.hpp), as the host's launches do.
+inline constexpr int kSweepBlockThreads = int(kSweepTuning.block_threads);
 
 // Vertices first .. first + count - 1.
 struct VertexRange {
@@ -70,7 +72,7 @@ struct ApplyStep {
 // Agent for one ordinary vertex. Indices are loaded a batch at a time before any state is
 // read, so each thread keeps several loads in flight (a loop that stopped at the first padding
 // entry would wait for each load in turn).
-inline constexpr int kIndexBatch = 8;
+inline constexpr int kIndexBatch = int(kSweepTuning.index_batch);
 
 // An ordinary vertex being walked: its slice column and the batch of indices in flight.
 struct OrdinaryWalk {
@@ -133,8 +135,8 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 
 // Each thread walks this many vertices, a block-width apart (so each warp still walks whole
 // slices), with the first index batches of all of them loaded before any state is read: twice
-// the loads in flight at the same occupancy (measured on an H100: +9% on a mesh, +5% on a grid).
-inline constexpr int kVerticesPerThread = 2;
+// the loads in flight at the same occupancy.
+inline constexpr int kVerticesPerThread = int(kSweepTuning.vertices_per_thread);
 
 // Block `block` of an ordinary sweep.
 template <class Model, class Neighbors, class Cells, class Finish>

@@ -91,12 +91,13 @@ std::size_t annotate_one_rank(std::vector<pm::Measurement>& rows, const CompileO
       if (colored && !colored_shapes.count(multiprocessors)) {
         if (!classes) classes = color_classes(*layout, greedy_coloring(*layout, seed));
         colored_shapes[multiprocessors] =
-            pm::step_shape(*layout, &*classes, pm::gather_path(false, false, true, multiprocessors));
+            pm::step_shape(*layout, &*classes, pm::gather_path(pm::step_plan(*layout, {}, true), multiprocessors));
       }
-      const std::pair<bool, std::uint32_t> path{!colored && gathers_signal(m->model), multiprocessors};
+      const SweepModelTraits traits = sweep_traits(m->model);
+      const std::pair<bool, std::uint32_t> path{!colored && traits.gathers_signal, multiprocessors};
       if (!colored && !sync_shapes.count(path))
-        sync_shapes[path] = pm::step_shape(
-            *layout, nullptr, pm::gather_path(gathers_scattered(*layout), path.first, false, multiprocessors));
+        sync_shapes[path] =
+            pm::step_shape(*layout, nullptr, pm::gather_path(pm::step_plan(*layout, traits, false), multiprocessors));
       const pm::StepShape& shape = colored ? colored_shapes.at(multiprocessors) : sync_shapes.at(path);
       pm::record_shape(*m, shape);
       ++annotated;
@@ -143,8 +144,9 @@ std::size_t annotate_partitioned(std::vector<pm::Measurement>& rows, const po::v
     std::map<std::pair<bool, std::uint32_t>, std::vector<pm::PartWork>> works;  // by signal and multiprocessors
     for (pm::Measurement* m : list) {
       const std::uint32_t multiprocessors = m->backend == "cuda" ? m->sm_count : 0;
-      const std::pair<bool, std::uint32_t> path{gathers_signal(m->model), multiprocessors};
-      if (!works.count(path)) works[path] = pm::part_works(layouts, path.first, multiprocessors);
+      const SweepModelTraits traits = sweep_traits(m->model);
+      const std::pair<bool, std::uint32_t> path{traits.gathers_signal, multiprocessors};
+      if (!works.count(path)) works[path] = pm::part_works(layouts, traits, multiprocessors);
       pm::record_shape(*m, pm::busiest_part_shape(works.at(path), cells_max));
       m->parts = works.at(path);
       m->part_bytes_max = pm::busiest_part_bytes(layouts, m->state_bytes);

@@ -61,8 +61,8 @@ std::uint64_t parse_count(const std::string& text, const std::string& option) {
   return power ? std::uint64_t(1) << v : v;
 }
 
-bool gathers_signal(const std::string& model_key) {
-  return models::find_model(perfmodel::parse_model_spec(model_key).name).gathers_signal;
+SweepModelTraits sweep_traits(const std::string& model_key) {
+  return models::find_model(perfmodel::parse_model_spec(model_key).name).sweep_traits;
 }
 
 int perfmodel_command(const Args& args) {

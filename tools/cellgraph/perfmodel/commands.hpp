@@ -18,9 +18,9 @@ int perfmodel_validate(const Args& args);
 int perfmodel_predict(const Args& args);
 int perfmodel_annotate(const Args& args);
 
-// Whether a model (name[:key=value...], as CSVs and fits name it) gathers over a one-bit
-// signal (ModelInfo::gathers_signal): the gather path of its GPU steps depends on it.
-bool gathers_signal(const std::string& model_key);
+// What the sweep plan needs of a model (name[:key=value...], as CSVs and fits name it): the
+// gather path of its GPU steps depends on it.
+SweepModelTraits sweep_traits(const std::string& model_key);
 
 // Parses a subcommand's options, its positional arguments (if `positional` names an option)
 // included. Prints help and returns false for --help; throws Error for bad options, and for an

@@ -364,7 +364,7 @@ struct SourceRun {
   std::uint32_t multiprocessors = 0;                     // the L1s a GPU step's gathers go through (0: a CPU)
   std::vector<std::uint32_t> coloring;                   // the whole graph's, for colored models on several ranks
   std::uint32_t colors = 0;                              // its classes: a colored step exchanges after each
-  std::map<bool, pm::StepShape> sync_shapes;             // by ModelInfo::gathers_signal (the gather paths differ)
+  std::map<bool, pm::StepShape> sync_shapes;             // by ModelInfo::sweep_traits (the gather paths differ)
   std::map<bool, std::vector<pm::PartWork>> sync_parts;  // likewise, each part's own (several ranks)
   std::optional<pm::StepShape> colored_shape;
 
@@ -447,16 +447,17 @@ void record_colored_shape(SourceRun& run, std::uint64_t seed, int ranks) {
     for (std::uint32_t v = 0; v < layout.num_vertices; ++v) local[v] = run.coloring[layout.local_to_user[v]];
   }
   const ColorClasses classes = color_classes(layout, local, ranks == 1 ? 0 : run.colors);
-  run.colored_shape =
-      run.busiest(pm::step_shape(layout, &classes, pm::gather_path(false, false, true, run.multiprocessors)));
+  run.colored_shape = run.busiest(
+      pm::step_shape(layout, &classes, pm::gather_path(pm::step_plan(layout, {}, true), run.multiprocessors)));
 }
 
 // A synchronous step's shape for models with or without a one-bit signal: each rank's part, in
 // rank order, and the columns from them, as annotate computes them. Collective.
-void record_sync_shape(SourceRun& run, bool signal, SignalPacking packing, int ranks) {
+void record_sync_shape(SourceRun& run, const SweepModelTraits& model, SignalPacking packing, int ranks) {
   const Layout& layout = *run.layout;
+  const bool signal = model.gathers_signal;
   const pm::StepShape own = pm::step_shape(
-      layout, nullptr, pm::gather_path(gathers_scattered(layout), signal, false, run.multiprocessors, packing));
+      layout, nullptr, pm::gather_path(pm::step_plan(layout, model, false, packing), run.multiprocessors));
   std::string list;
   for (const std::string& part : mpi::all_gather(pm::format_parts({pm::part_work(layout, own)})))
     list += (list.empty() ? "" : ";") + part;
@@ -484,8 +485,8 @@ pm::Measurement measure_model(const Sweep& s, SourceRun& run, const SweepModel& 
   std::unique_ptr<Simulation> sim =
       ranks == 1 ? m.info->make(m.params, run.layout, o)
                  : make_part_simulation(g, run.partition, run.layout, *m.info, m.params, o, &run.coloring);
-  const bool signal = m.info->gathers_signal;
-  if (!colored && !run.sync_shapes.count(signal)) record_sync_shape(run, signal, o.signal_packing, ranks);
+  const bool signal = m.info->sweep_traits.gathers_signal;
+  if (!colored && !run.sync_shapes.count(signal)) record_sync_shape(run, m.info->sweep_traits, o.signal_packing, ranks);
   if (m.info->initial_variables) sim->import_state(m.info->initial_variables(m.params, run.initial, s.options.seed), 0);
   else sim->set_states(run.initial);
   const std::string key = m.spec.key();

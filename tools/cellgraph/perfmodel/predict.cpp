@@ -127,9 +127,9 @@ void describe_grid(Target& t, pm::Measurement& base, const CompileOptions& compi
   }
   // The packing rule on the whole grid: its cells, the sample's span (the same rows).
   const bool scattered = gathers_scattered(grid.cell_count(), median_gather_span(sampled));
-  pm::record_shape(base, pm::step_shape(sampled, classes ? &*classes : nullptr,
-                                        pm::gather_path(scattered, !colored && gathers_signal(base.model), colored,
-                                                        multiprocessors)));
+  const SweepPlan plan = pm::step_plan(sampled, sweep_traits(base.model), colored, SignalPacking::automatic, scattered);
+  pm::record_shape(base,
+                   pm::step_shape(sampled, classes ? &*classes : nullptr, pm::gather_path(plan, multiprocessors)));
 }
 
 // Any other source: loaded and compiled, for its bytes per cell (padding included), the step's
@@ -145,11 +145,12 @@ void describe_graph(Target& t, pm::Measurement& base, const CompileOptions& comp
   t.description = t.loaded->description;
   if (colored) {
     const ColorClasses classes = color_classes(layout, greedy_coloring(layout, seed));
-    pm::record_shape(base, pm::step_shape(layout, &classes, pm::gather_path(false, false, true, multiprocessors)));
+    pm::record_shape(
+        base, pm::step_shape(layout, &classes, pm::gather_path(pm::step_plan(layout, {}, true), multiprocessors)));
   } else {
-    pm::record_shape(base, pm::step_shape(layout, nullptr,
-                                          pm::gather_path(gathers_scattered(layout), gathers_signal(base.model), false,
-                                                          multiprocessors)));
+    pm::record_shape(
+        base, pm::step_shape(layout, nullptr,
+                             pm::gather_path(pm::step_plan(layout, sweep_traits(base.model), false), multiprocessors)));
   }
 }
 
@@ -176,7 +177,7 @@ pm::PartShape graph_split(Target& t, const pm::Measurement& base, std::uint32_t 
     std::vector<Layout> layouts;
     for (std::uint32_t p = 0; p < k; ++p) layouts.push_back(compile_part(g, partition, k, p, compile_opts));
     shape.bytes_max = pm::busiest_part_bytes(layouts, base.state_bytes);
-    shape.parts = pm::part_works(layouts, gathers_signal(base.model), multiprocessors);
+    shape.parts = pm::part_works(layouts, sweep_traits(base.model), multiprocessors);
     shape.step = pm::busiest_part_shape(shape.parts, shape.cells_max);
   }
   return shape;

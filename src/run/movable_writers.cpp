@@ -1,0 +1,85 @@
+#include "cellgraph/run/movable_writers.hpp"
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/output/particle_picture.hpp"
+
+namespace cellgraph {
+
+std::vector<double> interleaved_variables(const MovableSimulation& sim, int first, int components) {
+  std::vector<double> out(std::size_t(sim.num_particles()) * components);
+  for (int c = 0; c < components; ++c) {
+    const std::vector<double> v = sim.variable(first + c);
+    for (std::size_t p = 0; p < v.size(); ++p) out[p * components + c] = v[p];
+  }
+  return out;
+}
+
+const std::vector<double>& shared_positions(const MovableSimulation& sim, StepCache& cache) {
+  return cache.get<std::vector<double>>("positions", [&] { return sim.positions(); });
+}
+
+ObservablesStatsWriter::ObservablesStatsWriter(std::string path, MovableSimulation& sim, std::uint64_t every,
+                                               const RunRanks& ranks)
+    : path_(std::move(path)), sim_(sim), every_(every) {
+  if (every_ == 0) throw Error("statistics every 0 steps: the interval must be at least 1");
+  if (ranks.writes_files()) file_.emplace(path_, sim_.observable_names());
+}
+
+void ObservablesStatsWriter::write(std::uint64_t step, StepCache&) {
+  const std::vector<double> values = sim_.observables();  // collective
+  if (file_) file_->row(step, std::vector<StatsWriter::Value>(values.begin(), values.end()));
+  last_row_ = step;
+}
+
+void ObservablesStatsWriter::finish(std::uint64_t, StepCache&) {
+  if (file_) file_->finish();
+}
+
+void ObservablesStatsWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
+  if (last_row_ != step) write(step, cache);
+  finish(step, cache);
+  outputs.written.push_back({RunOutput::statistics, path_});
+}
+
+VtkPointsWriter::VtkPointsWriter(const std::string& base, const MovableSimulation& sim, std::uint64_t every,
+                                 std::vector<ParticleArray> arrays, const RunRanks& ranks)
+    : collection_path_(base + ".pvd"), sim_(sim), every_(every), arrays_(std::move(arrays)) {
+  if (ranks.writes_files()) series_.emplace(base, sim_.box().dims);
+}
+
+void VtkPointsWriter::write(std::uint64_t step, StepCache& cache) {
+  std::vector<VtkPointSeries::Array> data;
+  for (const ParticleArray& a : arrays_)
+    data.push_back({a.name, a.components, interleaved_variables(sim_, a.first_variable, a.components)});
+  const std::vector<double>& positions = shared_positions(sim_, cache);
+  if (series_) series_->write(step, positions, data);
+}
+
+void VtkPointsWriter::finish(std::uint64_t, StepCache&) {
+  if (series_) series_->finish();
+}
+
+void VtkPointsWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
+  finish(step, cache);
+  outputs.written.push_back({RunOutput::vtk_series, collection_path_});
+}
+
+ParticlePngWriter::ParticlePngWriter(std::string path, const MovableSimulation& sim, int size,
+                                     std::optional<int> heading_variable, const RunRanks& ranks)
+    : path_(std::move(path)), sim_(sim), size_(size), heading_variable_(heading_variable), ranks_(ranks) {
+  if (size_ < 16 || size_ > 4096) throw Error("the particle picture's size must be from 16 to 4096 pixels");
+}
+
+void ParticlePngWriter::finish(std::uint64_t, StepCache& cache) {
+  const int dims = sim_.box().dims;
+  const std::vector<double> headings =
+      heading_variable_ ? interleaved_variables(sim_, *heading_variable_, dims) : std::vector<double>{};
+  const std::vector<double>& positions = shared_positions(sim_, cache);
+  if (ranks_.writes_files()) write_particle_png(path_, positions, dims, headings, size_);
+}
+
+void ParticlePngWriter::finish_stopped(std::uint64_t, StepCache&, StoppedOutputs& outputs) {
+  outputs.not_written.push_back({RunOutput::particle_picture, path_});
+}
+
+}  // namespace cellgraph

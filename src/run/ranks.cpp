@@ -1,0 +1,10 @@
+#include "cellgraph/run/ranks.hpp"
+
+namespace cellgraph {
+
+const RunRanks& single_process() {
+  static const SingleProcess one;
+  return one;
+}
+
+}  // namespace cellgraph

@@ -1,0 +1,64 @@
+// Census statistics and checkpoints of a Simulation's run.
+#include <algorithm>
+
+#include "cellgraph/error.hpp"
+#include "cellgraph/run/writers.hpp"
+
+namespace cellgraph {
+
+const std::vector<std::uint32_t>& shared_states(const Simulation& sim, StepCache& cache) {
+  return cache.get<std::vector<std::uint32_t>>("states", [&] { return sim.states(); });
+}
+
+std::vector<std::string> census_columns(const Simulation& sim, const std::vector<std::string>& state_names) {
+  std::vector<std::string> names;
+  for (std::uint32_t s = 0; s < std::max(1u, sim.num_states()); ++s)
+    names.push_back(s < state_names.size() ? state_names[s] : "state_" + std::to_string(s));
+  for (const std::string& name : sim.observable_names()) names.push_back(name);
+  return names;
+}
+
+CensusStatsWriter::CensusStatsWriter(std::string path, const Simulation& sim, std::uint64_t every,
+                                     const std::vector<std::string>& state_names, const RunRanks& ranks)
+    : path_(std::move(path)), sim_(sim), every_(every) {
+  if (every_ == 0) throw Error("statistics every 0 steps: the interval must be at least 1");
+  if (ranks.writes_files()) file_.emplace(path_, census_columns(sim_, state_names));
+}
+
+// One row: the population per state, then the model's observables (both collective).
+void CensusStatsWriter::write(std::uint64_t step, StepCache&) {
+  const std::vector<std::uint64_t> counts = sim_.census();
+  std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
+  for (double x : sim_.observables()) values.emplace_back(x);
+  if (file_) file_->row(step, values);
+  last_row_ = step;
+}
+
+void CensusStatsWriter::finish(std::uint64_t, StepCache&) {
+  if (file_) file_->finish();
+}
+
+void CensusStatsWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
+  if (last_row_ != step) write(step, cache);
+  finish(step, cache);
+  outputs.written.push_back({RunOutput::statistics, path_});
+}
+
+CheckpointWriter::CheckpointWriter(std::string path, const Simulation& sim, Checkpoint identity, std::uint64_t every,
+                                   const RunRanks& ranks)
+    : path_(std::move(path)), sim_(sim), identity_(std::move(identity)), every_(every), ranks_(ranks) {}
+
+void CheckpointWriter::write(std::uint64_t step, StepCache&) {
+  Checkpoint c = identity_;
+  c.step = step;
+  c.variables = sim_.export_state();  // collective
+  if (ranks_.writes_files()) write_checkpoint(path_, c);
+  saved_at_ = step;
+}
+
+void CheckpointWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
+  if (saved_at_ != step) write(step, cache);
+  outputs.written.push_back({RunOutput::checkpoint, path_});
+}
+
+}  // namespace cellgraph
