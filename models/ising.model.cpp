@@ -2,7 +2,8 @@
 // E = -J sum_<ij> s_i s_j - h sum_i s_i. A cell proposes to flip its spin, which changes the
 // energy by dE = 2 s (J sum_j s_j + h), and accepts with probability min(1, e^(-dE/T))
 // (Metropolis) or 1 / (1 + e^(dE/T)) (Glauber). Run it with colored updates (the default
-// for this model): synchronous flips of neighbors do not sample the Boltzmann distribution.
+// for this model): synchronous flips of neighbors do not sample the Boltzmann distribution. On a
+// grid it takes the von Neumann neighborhood unless --neighborhood names another.
 #include "models/model_api.hpp"
 
 namespace cellgraph::models {
@@ -31,6 +32,9 @@ struct Ising {
   }
   static std::vector<std::string> state_names() { return {"down", "up"}; }
   static UpdateRule default_update() { return {UpdateMode::colored, 1.0}; }
+  // On a grid, the lattice of Onsager's solution: each spin coupled to its 4 (2D) or 6 (3D)
+  // nearest neighbors, not Moore's 8.
+  static std::string grid_neighborhood() { return "vonneumann"; }
   static Ising from_params(const ParamReader& read) {
     Ising model;
     model.inverse_temperature = 1.0 / read.positive("T", 1e9);

@@ -13,6 +13,8 @@
 //     static MyModel from_params(const ParamReader&);    // the model from --param values
 //     static std::vector<std::string> state_names();     // optional: names of states 0, 1, ...
 //     static UpdateRule default_update();                // optional: when --update is not given
+//     static std::string grid_neighborhood();            // optional: a grid's stencil when
+//     static std::string grid_boundary();                //   --neighborhood/--boundary are not given
 //   };
 //   const bool registered = register_model(model_info<MyModel>());   // at namespace scope
 //
@@ -43,6 +45,16 @@ template <class Model, class = void>
 struct HasDefaultUpdate : std::false_type {};
 template <class Model>
 struct HasDefaultUpdate<Model, std::void_t<decltype(Model::default_update())>> : std::true_type {};
+
+template <class Model, class = void>
+struct HasGridNeighborhood : std::false_type {};
+template <class Model>
+struct HasGridNeighborhood<Model, std::void_t<decltype(Model::grid_neighborhood())>> : std::true_type {};
+
+template <class Model, class = void>
+struct HasGridBoundary : std::false_type {};
+template <class Model>
+struct HasGridBoundary<Model, std::void_t<decltype(Model::grid_boundary())>> : std::true_type {};
 }  // namespace detail
 
 // The registry entry of a model struct described as above: its parameters are checked by
@@ -58,6 +70,8 @@ ModelInfo model_info() {
   info.params = Model::params();
   if constexpr (detail::HasStateNames<Model>::value) info.state_names = Model::state_names();
   if constexpr (detail::HasDefaultUpdate<Model>::value) info.default_update = Model::default_update();
+  if constexpr (detail::HasGridNeighborhood<Model>::value) info.grid_neighborhood = Model::grid_neighborhood();
+  if constexpr (detail::HasGridBoundary<Model>::value) info.grid_boundary = Model::grid_boundary();
   info.sweep_traits = sweep_model_traits<Model>();
   info.make = [name = info.name, known = info.params](const Params& params, std::shared_ptr<const Layout> layout,
                                                       const SimulationOptions& options) {

@@ -38,8 +38,9 @@ struct ModelInfo {
   std::function<std::vector<std::vector<std::uint8_t>>(const Params&, const std::vector<std::uint32_t>& variable0,
                                                        std::uint64_t seed)>
       initial_variables;
-  // Grid runs that name no --neighborhood or --boundary get these (cloud: "cloud", "open");
-  // empty: the command's own defaults.
+  // Grid runs that name no --neighborhood or --boundary get these (cloud: "cloud", "open";
+  // ising: "vonneumann"); empty: the command's own defaults. model_info<>() takes them from a
+  // model struct's optional grid_neighborhood() and grid_boundary().
   std::string grid_neighborhood, grid_boundary;
   // What the CUDA backend's sweep plan needs of the model (sweep_plan.hpp): whether it gathers
   // a one-bit signal, which may be packed 32 cells to a word, and its state's width. The

@@ -57,7 +57,7 @@ TEST_CASE("cli: config files, flags override them, errors name file and line") {
   std::ofstream(dir / "flags.ini") << "grid = 8x8\nsteps = 1\nprogress = true\n";
   r = run_cli("run --backend cpu --config " + dir / "flags.ini");
   CHECK_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out.find("step 1/1") != std::string::npos);  // the progress line, forced on
+  CHECK(r.out.find("step 1 of 1 (100%)") != std::string::npos);  // the progress line, forced on
   std::ofstream(dir / "bad2.ini") << "grid 32x32\n";
   r = run_cli("run --config " + dir / "bad2.ini");
   CHECK(r.out.find(dir / "bad2.ini" + ":1: expected 'key = value'") != std::string::npos);
@@ -77,7 +77,7 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
       {"run --steps 3", "no source"},
       {"run --grid 8x8 --fill 2", "--fill must be a density from 0 to 1"},
       {"run --grid 8x8 --fill 0.5 --pattern " + data_path("patterns/life/acorn.rle"), "choose one initial state"},
-      {"run --pattern " + data_path("patterns/life/acorn.rle"), "--pattern needs --grid"},
+      {"run --grid 8x8x8 --pattern " + data_path("patterns/life/acorn.rle"), "patterns are placed on 2D grids"},
       {"run --graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --png x.png",
        "--png needs a 2D or 3D grid"},
       {"run --graph " + data_path("graphs/mtx/LAGraph/malformed/mangled1.mtx"), "mangled1.mtx:"},

@@ -426,8 +426,8 @@ TEST_CASE("pictures: plot_stats.py draws a statistics CSV with gnuplot" *
   const std::string csv = dir.write("stats.csv", stats_csv());
   Result r = run_command("CELLGRAPH_PLOTTER=gnuplot python3 " + kPlotTool + " " + csv + " --size 640x400");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(dir.files() == std::set<std::string>{"stats.csv", "stats.png"});
-  const RgbImage plot = read_png(dir / "stats.png");
+  CHECK(dir.files() == std::set<std::string>{"stats.csv", "stats.stats.png"});  // clear of a run's NAME.png
+  const RgbImage plot = read_png(dir / "stats.stats.png");
   CHECK(plot.width == 640);
   CHECK(plot.height == 400);
   // Axes and labels are gray; only the curves are coloured.
@@ -439,6 +439,28 @@ TEST_CASE("pictures: plot_stats.py draws a statistics CSV with gnuplot" *
                   " --columns magnetization --log");
   CHECK_MESSAGE(r.status == 0, r.out);
   CHECK(read_png(dir / "one.png").width == 1000);
+
+  // It replaces a picture it wrote, never one it did not.
+  r = run_command("CELLGRAPH_PLOTTER=gnuplot python3 " + kPlotTool + " " + csv);
+  CHECK_MESSAGE(r.status == 0, r.out);
+  const std::string theirs = dir.write("theirs.png", "a run's picture");
+  r = run_command("CELLGRAPH_PLOTTER=gnuplot python3 " + kPlotTool + " " + csv + " -o " + theirs);
+  CHECK(r.status == 1);
+  CHECK(r.out.find(theirs + " exists and was not written by plot_stats.py") != std::string::npos);
+  CHECK(read_file(theirs) == "a run's picture");
+}
+
+TEST_CASE("pictures: plot_stats.py gives the populations one panel and each observable its own" *
+          doctest::skip(!on_path("python3"))) {
+  // Ising's columns: populations (whole numbers) together; magnetization and energy apart.
+  const std::string tools = data_path("../tools");
+  const Result r = run_command("python3 -c \"import sys; sys.path.insert(0, '" + tools +
+                               "'); import plot_stats; h = ['step', 'state_0', 'state_1', 'magnetization', 'energy']; "
+                               "rows = [[0, 90, 10, 0.1, -1.5], [1, 85, 15, 0.2, -1.6]]; "
+                               "print(plot_stats.panels(h, rows, h[1:]))\"");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(r.out ==
+        "[('cells', ['state_0', 'state_1']), ('magnetization', ['magnetization']), ('energy', ['energy'])]\n");
 }
 
 TEST_CASE("pictures: plot_stats.py refuses bad input with a message, leaving no picture" *

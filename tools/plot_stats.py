@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
-"""Plots a cellgraph statistics CSV (`cellgraph run --stats`: step,state_0,state_1,... and any
-further columns) into a PNG, one line per column against the step.
+"""Plots a cellgraph statistics CSV (`cellgraph run --stats`: step, the population per state,
+then the model's observables) into a PNG against the step, one panel per group of columns with
+its own axis: the populations (whole numbers) together, each observable (Ising's magnetization
+and energy, MCA's energies, Vicsek's order) in a panel of its own, so none flattens another.
 
 By default every column but state_0 is drawn (the dead cells would flatten the others);
 --columns picks columns by name. Draws with matplotlib when Python can import it, otherwise with
 gnuplot (Debian: gnuplot-nox); CELLGRAPH_PLOTTER=matplotlib or =gnuplot forces one.
 
-    tools/plot_stats.py stats.csv                  # writes stats.png
+    tools/plot_stats.py stats.csv                  # writes stats.stats.png
     tools/plot_stats.py stats.csv -o pop.png --columns state_1 --log
 
-Exit status: 0 written; 1 bad input or options; 3 no plotter found. The PNG is written to a
-temporary file and renamed, so a failure leaves nothing behind.
+The default name, NAME.stats.png, stays clear of the pictures a run writes (NAME.png). An
+existing file is replaced only if this tool wrote it (it marks its PNGs). Exit status: 0
+written; 1 bad input or options, or a file in the way; 3 no plotter found. The PNG is written
+to a temporary file and renamed, so a failure leaves nothing behind.
 """
 import argparse
 import csv
 import os
+import struct
 import sys
+import zlib
 
 from plotting import NO_PLOTTER, InputError, choose_plotter, gnuplot_string, parse_size, run_gnuplot
 
@@ -54,31 +60,44 @@ def choose_columns(header, requested):
     return names or header[1:]
 
 
-def plot_matplotlib(header, rows, columns, out, size, title, log):
+def panels(header, rows, columns):
+    """[(y label, [column names])]: the columns of whole numbers (populations) in one panel,
+    every other column in a panel of its own, in the file's order."""
+    def whole(name):
+        i = header.index(name)
+        return all(r[i] == int(r[i]) for r in rows)
+    counts = [n for n in columns if whole(n)]
+    groups = [("cells", counts)] if counts else []
+    return groups + [(n, [n]) for n in columns if n not in counts]
+
+
+def plot_matplotlib(header, rows, groups, out, size, title, log):
     import matplotlib
 
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
 
     dpi = 100
-    fig, ax = plt.subplots(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi)
+    fig, axes = plt.subplots(len(groups), 1, sharex=True, squeeze=False,
+                             figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi)
     steps = [r[0] for r in rows]
-    for name in columns:
-        i = header.index(name)
-        ax.plot(steps, [r[i] for r in rows], label=name)
-    ax.set_xlabel("step")
-    ax.set_ylabel("cells")
-    if log:
-        ax.set_yscale("log")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
+    for ax, (label, names) in zip(axes[:, 0], groups):
+        for name in names:
+            i = header.index(name)
+            ax.plot(steps, [r[i] for r in rows], label=name)
+        ax.set_ylabel(label)
+        if log:
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    axes[0, 0].set_title(title)
+    axes[-1, 0].set_xlabel("step")
     fig.tight_layout()
     fig.savefig(out, format="png")
     plt.close(fig)
 
 
-def plot_gnuplot(header, rows, columns, out, size, title, log):
+def plot_gnuplot(header, rows, groups, out, size, title, log):
     # The data travel inside the script as a datablock, so no file name needs quoting but `out`.
     script = ["$stats << EOD"]
     script += [" ".join(repr(v) for v in r) for r in rows]
@@ -87,35 +106,72 @@ def plot_gnuplot(header, rows, columns, out, size, title, log):
         f'if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {{ set terminal pngcairo size {size[0]},{size[1]} }} '
         f"else {{ set terminal png size {size[0]},{size[1]} }}",
         f"set output {gnuplot_string(out)}",
-        f"set title {gnuplot_string(title)} noenhanced",
-        "set xlabel 'step'",
-        "set ylabel 'cells'",
+        f"set multiplot layout {len(groups)},1 title {gnuplot_string(title)} noenhanced",
         "set grid",
         "set key noenhanced",
     ]
     if log:
         script.append("set logscale y")
-    curves = [f"$stats using 1:{header.index(n) + 1} with lines linewidth 2 title {gnuplot_string(n)}"
-              for n in columns]
-    script.append("plot " + ", ".join(curves))
-    script.append("unset output")
+    for number, (label, names) in enumerate(groups):
+        script.append(f"set ylabel {gnuplot_string(label)} noenhanced")
+        script.append("set xlabel 'step'" if number == len(groups) - 1 else "unset xlabel")
+        curves = [f"$stats using 1:{header.index(n) + 1} with lines linewidth 2 title {gnuplot_string(n)}"
+                  for n in names]
+        script.append("plot " + ", ".join(curves))
+    script += ["unset multiplot", "unset output"]
     run_gnuplot(script)
+
+
+MARK = b"Software\0cellgraph plot_stats.py"  # the tEXt chunk that says this tool wrote a PNG
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def mark_png(path):
+    """Adds the tool's tEXt chunk after the PNG's header chunk."""
+    with open(path, "rb") as f:
+        png = f.read()
+    after_header = 8 + 8 + struct.unpack(">I", png[8:12])[0] + 4  # signature, IHDR (length, type, data, CRC)
+    with open(path, "wb") as f:
+        f.write(png[:after_header] + png_chunk(b"tEXt", MARK) + png[after_header:])
+
+
+def written_by_us(path):
+    """Whether `path` is a PNG carrying the tool's mark."""
+    try:
+        with open(path, "rb") as f:
+            png = f.read()
+    except OSError:
+        return False
+    at = 8
+    while png.startswith(b"\x89PNG", 0) and at + 8 <= len(png):
+        length, kind = struct.unpack(">I", png[at:at + 4])[0], png[at + 4:at + 8]
+        if kind == b"tEXt" and png[at + 8:at + 8 + length] == MARK:
+            return True
+        if kind == b"IDAT":
+            return False
+        at += 12 + length
+    return False
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stats", help="statistics CSV written by cellgraph run --stats")
-    parser.add_argument("-o", "--output", help="PNG to write (default: the CSV's name with .png)")
+    parser.add_argument("-o", "--output", help="PNG to write (default: the CSV's name with .stats.png)")
     parser.add_argument("--columns", help="comma-separated column names (default: all but step and state_0)")
     parser.add_argument("--log", action="store_true", help="logarithmic y axis")
     parser.add_argument("--size", type=parse_size, default=(1000, 600), help="WIDTHxHEIGHT in pixels (1000x600)")
     parser.add_argument("--title", help="plot title (default: the CSV's file name)")
     args = parser.parse_args()
 
-    out = args.output or os.path.splitext(args.stats)[0] + ".png"
+    out = args.output or os.path.splitext(args.stats)[0] + ".stats.png"
     temp = f"{out}.tmp.{os.getpid()}"
     try:
+        if os.path.exists(out) and not written_by_us(out):
+            raise InputError(f"{out} exists and was not written by plot_stats.py: give another name with -o")
         header, rows = read_stats(args.stats)
         columns = choose_columns(header, args.columns)
         plotter, why = choose_plotter()
@@ -123,7 +179,9 @@ def main():
             print(f"plot_stats: {why}", file=sys.stderr)
             return NO_PLOTTER
         draw = plot_matplotlib if plotter == "matplotlib" else plot_gnuplot
-        draw(header, rows, columns, temp, args.size, args.title or os.path.basename(args.stats), args.log)
+        draw(header, rows, panels(header, rows, columns), temp, args.size,
+             args.title or os.path.basename(args.stats), args.log)
+        mark_png(temp)
         os.replace(temp, out)
     except (InputError, OSError) as e:
         print(f"plot_stats: {e}", file=sys.stderr)

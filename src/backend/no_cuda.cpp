@@ -1,4 +1,5 @@
 // Builds without the CUDA backend: no device is ever available.
+#include "cellgraph/build_info.hpp"
 #include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
@@ -11,6 +12,7 @@ void require_cuda_device() {
   throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
 }
 int cuda_device_count() { return 0; }
+std::string cuda_runtime_version() { return ""; }
 void use_cuda_device(int) { throw Error("this build of cellgraph has no CUDA backend"); }
 std::string cuda_device_bus_id() { return ""; }
 std::optional<DeviceTraits> cuda_device_traits() { return std::nullopt; }

@@ -2,28 +2,52 @@
 
 #include <unistd.h>
 
-namespace cellgraph {
+#include <string>
 
-Progress::Progress(bool enabled, std::uint64_t total_steps, std::uint64_t cells)
-    : shown_(enabled || ::isatty(STDERR_FILENO)), total_(total_steps), cells_(cells),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+namespace cellgraph {
+namespace {
+
+// "42 s", "3 min 20 s", "2 h 05 min".
+std::string duration_text(double seconds) {
+  const long long s = (long long)(seconds + 0.5);
+  char text[32];
+  if (s < 60) std::snprintf(text, sizeof text, "%lld s", s);
+  else if (s < 3600) std::snprintf(text, sizeof text, "%lld min %02lld s", s / 60, s % 60);
+  else std::snprintf(text, sizeof text, "%lld h %02lld min", s / 3600, s / 60 % 60);
+  return text;
+}
+
+}  // namespace
+
+Progress::Progress(Mode mode, std::uint64_t total_steps, std::uint64_t cells, std::string unit)
+    : shown_(mode != Mode::off), redraw_(mode == Mode::automatic && ::isatty(STDERR_FILENO)),
+      interval_(mode == Mode::automatic && !redraw_ ? 10000 : 1000), total_(total_steps), cells_(cells),
+      unit_(std::move(unit)), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
 void Progress::update(std::uint64_t step) {
   if (!shown_) return;
-  auto now = std::chrono::steady_clock::now();
-  if (now - last_ < std::chrono::milliseconds(250) && step < total_) return;
+  const auto now = std::chrono::steady_clock::now();
+  // Lines asked for: the first at once, as a sign of life. Otherwise by the clock, and not at the
+  // end, which the run's summary tells.
+  const bool first_line = !redraw_ && !drawn_ && interval_ == std::chrono::milliseconds(1000);
+  if (!first_line && (step >= total_ || now - last_ < interval_)) return;
   last_ = now;
-  const double seconds = std::chrono::duration<double>(now - start_).count();
+  show(step, std::chrono::duration<double>(now - start_).count());
+}
+
+void Progress::show(std::uint64_t step, double seconds) {
   const double rate = seconds > 0 ? double(step) * double(cells_) / seconds : 0.0;
-  const double eta = step > 0 ? seconds * double(total_ - step) / double(step) : 0.0;
-  std::fprintf(stderr, "\rstep %llu/%llu (%3.0f%%)  %.3g cell updates/s  ETA %.0f s   ",
+  const std::string left = step > 0 ? duration_text(seconds * double(total_ - step) / double(step)) : "?";
+  std::fprintf(stderr, "%sstep %llu of %llu (%.0f%%), %.3g %s, %s left%s", redraw_ ? "\r" : "",
                static_cast<unsigned long long>(step), static_cast<unsigned long long>(total_),
-               total_ ? 100.0 * double(step) / double(total_) : 100.0, rate, eta);
+               total_ ? 100.0 * double(step) / double(total_) : 100.0, rate, unit_.c_str(), left.c_str(),
+               redraw_ ? "   " : "\n");
   std::fflush(stderr);
+  drawn_ = true;
 }
 
 void Progress::finish() {
-  if (shown_) std::fprintf(stderr, "\n");
+  if (redraw_ && drawn_) std::fprintf(stderr, "\n");
 }
 
 }  // namespace cellgraph

@@ -78,7 +78,7 @@ RunResult RunDriver::run(std::uint64_t last_step) {
     result.stop_signal = stopped_by;
     result.stopped_outputs = finish_stopped(result.step);
   } else {
-    finish(result.step);
+    result.outputs = finish(result.step);
   }
   return result;
 }
@@ -109,12 +109,16 @@ void RunDriver::write_due(std::uint64_t step, std::uint64_t last_step) {
     if (s.trigger.periodic_at(step) || (s.trigger.at_end && step == last_step)) write(s, step);
 }
 
-void RunDriver::finish(std::uint64_t step) {
+std::vector<WrittenOutput> RunDriver::finish(std::uint64_t step) {
   cache_.move_to(step);
   // A run with no step to take never reached its last step by a chunk: writers due there write now.
   for (Scheduled& s : writers_)
     if (s.trigger.at_end && s.written_at != step) write(s, step);
   for (Scheduled& s : writers_) s.writer->finish(step, cache_);
+  std::vector<WrittenOutput> outputs;
+  if (ranks_.writes_files())
+    for (const Scheduled& s : writers_) s.writer->report(outputs);
+  return outputs;
 }
 
 StoppedOutputs RunDriver::finish_stopped(std::uint64_t step) {

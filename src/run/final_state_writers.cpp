@@ -30,6 +30,10 @@ void RleWriter::finish_stopped(std::uint64_t, StepCache&, StoppedOutputs& output
   outputs.not_written.push_back({RunOutput::rle, path_});
 }
 
+void RleWriter::report(std::vector<WrittenOutput>& outputs) const {
+  outputs.push_back({RunOutput::rle, path_, {path_}});
+}
+
 StateFileWriter::StateFileWriter(std::string path, const Simulation& sim, const RunRanks& ranks)
     : path_(std::move(path)), sim_(sim), ranks_(ranks) {}
 
@@ -40,6 +44,10 @@ void StateFileWriter::finish(std::uint64_t, StepCache& cache) {
 
 void StateFileWriter::finish_stopped(std::uint64_t, StepCache&, StoppedOutputs& outputs) {
   outputs.not_written.push_back({RunOutput::state_file, path_});
+}
+
+void StateFileWriter::report(std::vector<WrittenOutput>& outputs) const {
+  outputs.push_back({RunOutput::state_file, path_, {path_}});
 }
 
 }  // namespace cellgraph

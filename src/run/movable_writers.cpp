@@ -41,6 +41,10 @@ void ObservablesStatsWriter::finish_stopped(std::uint64_t step, StepCache& cache
   outputs.written.push_back({RunOutput::statistics, path_});
 }
 
+void ObservablesStatsWriter::report(std::vector<WrittenOutput>& outputs) const {
+  outputs.push_back({RunOutput::statistics, path_, {path_}});
+}
+
 VtkPointsWriter::VtkPointsWriter(const std::string& base, const MovableSimulation& sim, std::uint64_t every,
                                  std::vector<ParticleArray> arrays, const RunRanks& ranks)
     : collection_path_(base + ".pvd"), sim_(sim), every_(every), arrays_(std::move(arrays)) {
@@ -53,6 +57,7 @@ void VtkPointsWriter::write(std::uint64_t step, StepCache& cache) {
     data.push_back({a.name, a.components, interleaved_variables(sim_, a.first_variable, a.components)});
   const std::vector<double>& positions = shared_positions(sim_, cache);
   if (series_) series_->write(step, positions, data);
+  written_steps_.push_back(step);
 }
 
 void VtkPointsWriter::finish(std::uint64_t, StepCache&) {
@@ -62,6 +67,12 @@ void VtkPointsWriter::finish(std::uint64_t, StepCache&) {
 void VtkPointsWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
   finish(step, cache);
   outputs.written.push_back({RunOutput::vtk_series, collection_path_});
+}
+
+void VtkPointsWriter::report(std::vector<WrittenOutput>& outputs) const {
+  WrittenOutput series{RunOutput::vtk_series, collection_path_, {collection_path_}};
+  for (std::uint64_t step : written_steps_) series.files.push_back(series_->snapshot_path(step));
+  outputs.push_back(std::move(series));
 }
 
 ParticlePngWriter::ParticlePngWriter(std::string path, const MovableSimulation& sim, int size,
@@ -80,6 +91,10 @@ void ParticlePngWriter::finish(std::uint64_t, StepCache& cache) {
 
 void ParticlePngWriter::finish_stopped(std::uint64_t, StepCache&, StoppedOutputs& outputs) {
   outputs.not_written.push_back({RunOutput::particle_picture, path_});
+}
+
+void ParticlePngWriter::report(std::vector<WrittenOutput>& outputs) const {
+  outputs.push_back({RunOutput::particle_picture, path_, {path_}});
 }
 
 }  // namespace cellgraph

@@ -35,6 +35,7 @@ void VtkSeriesWriter::write(std::uint64_t step, StepCache& cache) {
     for (std::size_t i = 1; i < variables.size(); ++i) more.push_back({variable_names_[i], std::move(variables[i])});
   }
   if (series_) series_->write(step, states, more);
+  written_steps_.push_back(step);
 }
 
 void VtkSeriesWriter::finish(std::uint64_t, StepCache&) {
@@ -44,6 +45,12 @@ void VtkSeriesWriter::finish(std::uint64_t, StepCache&) {
 void VtkSeriesWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
   finish(step, cache);
   outputs.written.push_back({RunOutput::vtk_series, collection_path_});
+}
+
+void VtkSeriesWriter::report(std::vector<WrittenOutput>& outputs) const {
+  WrittenOutput series{RunOutput::vtk_series, collection_path_, {collection_path_}};
+  for (std::uint64_t step : written_steps_) series.files.push_back(series_->snapshot_path(step));
+  outputs.push_back(std::move(series));
 }
 
 PicturesWriter::PicturesWriter(PictureOptions options, const Source& source, const Simulation& sim,
@@ -65,6 +72,7 @@ Trigger PicturesWriter::trigger() const {
 void PicturesWriter::write(std::uint64_t step, StepCache& cache) {
   const std::vector<std::uint32_t>& states = shared_states(sim_, cache);
   if (ranks_.writes_files()) pictures_->snapshot(step, states);
+  written_steps_.push_back(step);
 }
 
 void PicturesWriter::finish(std::uint64_t, StepCache& cache) {
@@ -80,6 +88,16 @@ void PicturesWriter::finish_stopped(std::uint64_t, StepCache&, StoppedOutputs& o
   if (ranks_.writes_files()) pictures_->finish_series();
   if (!options_.gif.empty()) outputs.written.push_back({RunOutput::animation, options_.gif});
   if (!options_.png.empty()) outputs.not_written.push_back({RunOutput::picture, options_.png});
+}
+
+void PicturesWriter::report(std::vector<WrittenOutput>& outputs) const {
+  if (!options_.frames.empty()) {
+    WrittenOutput frames{RunOutput::frames, options_.frames, {}};
+    for (std::uint64_t step : written_steps_) frames.files.push_back(frame_path(options_.frames, step));
+    outputs.push_back(std::move(frames));
+  }
+  if (!options_.gif.empty()) outputs.push_back({RunOutput::animation, options_.gif, {options_.gif}});
+  if (!options_.png.empty()) outputs.push_back({RunOutput::picture, options_.png, {options_.png}});
 }
 
 }  // namespace cellgraph

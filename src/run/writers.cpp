@@ -44,6 +44,10 @@ void CensusStatsWriter::finish_stopped(std::uint64_t step, StepCache& cache, Sto
   outputs.written.push_back({RunOutput::statistics, path_});
 }
 
+void CensusStatsWriter::report(std::vector<WrittenOutput>& outputs) const {
+  outputs.push_back({RunOutput::statistics, path_, {path_}});
+}
+
 CheckpointWriter::CheckpointWriter(std::string path, const Simulation& sim, Checkpoint identity, std::uint64_t every,
                                    const RunRanks& ranks)
     : path_(std::move(path)), sim_(sim), identity_(std::move(identity)), every_(every), ranks_(ranks) {}
@@ -59,6 +63,10 @@ void CheckpointWriter::write(std::uint64_t step, StepCache&) {
 void CheckpointWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
   if (saved_at_ != step) write(step, cache);
   outputs.written.push_back({RunOutput::checkpoint, path_});
+}
+
+void CheckpointWriter::report(std::vector<WrittenOutput>& outputs) const {
+  outputs.push_back({RunOutput::checkpoint, path_, {path_}});
 }
 
 }  // namespace cellgraph

@@ -1,6 +1,7 @@
 // Choosing a pattern reader, placing a pattern on a grid, and the text helpers both readers use.
 #include "cellgraph/source/pattern.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -136,6 +137,50 @@ Pattern read_pattern_file(const std::string& path) {
   content.seekg(0);
   if (first.starts_with("#Life")) return read_life(content, path);
   return read_rle(content, path);
+}
+
+namespace {
+
+struct Box {
+  std::int64_t left = 0, top = 0, width = 0, height = 0;  // width 0: no cells
+};
+
+Box bounding_box(const Pattern& p) {
+  if (p.cells.empty()) return {};
+  std::int64_t left = p.cells[0].x, right = left, top = p.cells[0].y, bottom = top;
+  for (const PatternCell& cell : p.cells) {
+    left = std::min(left, cell.x);
+    right = std::max(right, cell.x);
+    top = std::min(top, cell.y);
+    bottom = std::max(bottom, cell.y);
+  }
+  return {left, top, right - left + 1, bottom - top + 1};
+}
+
+constexpr std::int64_t kPatternMargin = 16;  // cells, at least, on each side of a pattern's box
+
+// A side of the grid around `extent` cells of pattern: a margin of max(16, extent / 2 rounded
+// up) on both sides, the whole rounded up to a multiple of 8.
+std::int64_t grid_side(std::int64_t extent) {
+  const std::int64_t side = extent + 2 * std::max(kPatternMargin, (extent + 1) / 2);
+  return (side + 7) / 8 * 8;
+}
+
+}  // namespace
+
+std::array<std::int64_t, 2> pattern_grid_size(const Pattern& p) {
+  const Box box = bounding_box(p);
+  return {grid_side(box.width), grid_side(box.height)};
+}
+
+void center_pattern(Pattern& p) {
+  const Box box = bounding_box(p);
+  const std::int64_t dx = pattern_text::bounded_grid_origin(box.width) - box.left;
+  const std::int64_t dy = pattern_text::bounded_grid_origin(box.height) - box.top;
+  for (PatternCell& cell : p.cells) {
+    cell.x += dx;
+    cell.y += dy;
+  }
 }
 
 std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid, std::uint64_t* dropped) {

@@ -41,15 +41,35 @@ std::string cells_text(const GridSpec& grid) {
   return std::to_string(grid.cell_count()) + " cells, " + std::to_string(grid.stencil.size()) + " neighbors each";
 }
 
+// Whether the grid is the one pattern_grid_size gives: a pattern with neither --grid nor a
+// bounded grid of its own.
+bool sized_to_pattern(const SourceSpec& spec, const std::optional<Pattern>& pattern) {
+  return spec.grid.empty() && pattern && !pattern->bounded_size;
+}
+
 // Refused before build_grid_graph allocates it; a size the pattern's rule gave is reported at
-// that line of the pattern file.
+// that line of the pattern file, one sized to the pattern names the file.
 void check_source_grid_memory(const GridSpec& grid, const SourceSpec& spec, const std::optional<Pattern>& pattern) {
   if (!spec.grid.empty() || !pattern) return check_grid_memory(grid);
   const std::uint64_t bytes = estimated_grid_bytes(grid);
-  if (bytes > memory_limit())
-    throw ParseError(
-        spec.pattern_file, pattern->rule_line,
-        "the rule's bounded grid " + grid_size_text(grid) + " (" + cells_text(grid) + ") " + memory_shortfall(bytes));
+  if (bytes <= memory_limit()) return;
+  if (sized_to_pattern(spec, pattern))
+    throw Error(spec.pattern_file + ": the grid sized to the pattern, " + grid_size_text(grid) + " (" +
+                cells_text(grid) + "), " + memory_shortfall(bytes) + "; give --grid");
+  throw ParseError(
+      spec.pattern_file, pattern->rule_line,
+      "the rule's bounded grid " + grid_size_text(grid) + " (" + cells_text(grid) + ") " + memory_shortfall(bytes));
+}
+
+// check_grid, naming the pattern where the grid was sized to it.
+void check_source_grid(const GridSpec& grid, const SourceSpec& spec, const std::optional<Pattern>& pattern) {
+  if (!sized_to_pattern(spec, pattern)) return check_grid(grid);
+  try {
+    check_grid(grid);
+  } catch (const Error& e) {
+    throw Error(spec.pattern_file + ": the grid sized to the pattern, " + grid_size_text(grid) + ": " + e.what() +
+                "; give --grid");
+  }
 }
 
 // A pattern's rule, where the run will take it, must be one the model can run: refused here
@@ -80,8 +100,14 @@ GridSpec grid_from(const SourceSpec& spec, const std::optional<Pattern>& pattern
     if (pattern->bounded_kind == 'P') boundary = {BoundaryKind::fixed, 0};
     else boundary = {BoundaryKind::periodic, 0};
   }
-  if (size.empty()) throw Error("--pattern needs --grid WxH (the pattern names no bounded grid)");
-  grid.size = parse_grid_size(size, &grid.dims);
+  if (size.empty() && pattern) {
+    // Neither --grid nor the rule sizes it: the pattern with a margin (center_pattern has
+    // moved it to the middle).
+    const auto [width, height] = pattern_grid_size(*pattern);
+    grid.size = {width, height, 1};
+  } else {
+    grid.size = parse_grid_size(size, &grid.dims);
+  }
   grid.boundary = boundary;
   grid.stencil = parse_stencil(spec.neighborhood, grid.dims);
   if (pattern && grid.dims != 2) throw Error("patterns are placed on 2D grids; --grid " + size + " is not 2D");
@@ -138,9 +164,10 @@ Source load(const SourceSpec& spec) {
   if (!spec.pattern_file.empty()) {
     source.pattern = read_pattern_file(spec.pattern_file);
     check_pattern_rule(*source.pattern, spec);
+    if (sized_to_pattern(spec, source.pattern)) center_pattern(*source.pattern);
   }
   GridSpec grid = grid_from(spec, source.pattern);
-  check_grid(grid);
+  check_source_grid(grid, spec, source.pattern);
   check_source_grid_memory(grid, spec, source.pattern);
   source.graph = build_grid_graph(grid);
   source.description = "grid " + grid_size_text(grid) + " " + spec.neighborhood + " " + boundary_name(grid.boundary);

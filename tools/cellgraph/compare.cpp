@@ -23,6 +23,7 @@
 #include "cellgraph/dense/automaton.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/memory_budget.hpp"
+#include "cellgraph/output/progress.hpp"
 #include "cellgraph/source/pattern.hpp"
 #include "cellgraph/source/source.hpp"
 #include "models/cloud.hpp"
@@ -340,6 +341,7 @@ bool checked_run(std::vector<Entry>& entries, const Case& c, const std::vector<s
                  std::uint64_t steps, std::uint64_t every, std::map<std::uint64_t, std::uint64_t>& population) {
   Entry& reference = entries.front();
   population = {{0, reference.automaton->population()}};
+  Progress progress(Progress::Mode::automatic, steps, c.shape.cell_count() * entries.size());
   for (std::uint64_t done = 0; done < steps || done == 0;) {
     const std::uint64_t chunk = std::min(every - done % every, steps - done);
     const bool timed = done > 0 || chunk == steps;
@@ -363,8 +365,10 @@ bool checked_run(std::vector<Entry>& entries, const Case& c, const std::vector<s
     std::cout << "step " << done << ": hash " << std::hex << reference_hash << std::dec << ", population "
               << population[done] << (entries.size() > 1 ? ", all " + std::to_string(entries.size()) + " agree" : "")
               << "\n";
+    progress.update(done);
     if (steps == 0) break;
   }
+  progress.finish();
   return true;
 }
 

@@ -33,7 +33,8 @@ int compile_command(const Args& args) {
   po::variables_map vm;
   if (!parse_options(args, d, "usage: cellgraph compile SOURCE [--report]", vm)) return 0;
 
-  Source source = load_source(source_spec(vm));
+  // The model's grid defaults shape the source, as in run (ising: von Neumann).
+  Source source = load_source(source_spec(vm, &models::find_model(vm["model"].as<std::string>())));
   const Layout layout = compile(source.graph, compile_options(vm));
   const LayoutReport r = report(layout);
   std::cout << source.description << "\n"
@@ -73,6 +74,14 @@ int models_command(const Args& args) {
         std::cout << " " << s << " " << m.state_names[s] << (s + 1 < m.state_names.size() ? "," : "\n");
     }
     std::cout << "  update (default): " << update_rule_text(m.default_update) << "\n";
+    // A grid's stencil and boundary where the model names its own (run --neighborhood, --boundary).
+    if (!m.grid_neighborhood.empty() || !m.grid_boundary.empty()) {
+      std::cout << "  grid (default):";
+      if (!m.grid_neighborhood.empty()) std::cout << " neighborhood " << m.grid_neighborhood;
+      if (!m.grid_boundary.empty())
+        std::cout << (m.grid_neighborhood.empty() ? "" : ",") << " boundary " << m.grid_boundary;
+      std::cout << "\n";
+    }
     for (const models::ParamInfo& p : m.params)
       std::cout << "  " << p.name << (p.default_value.empty() ? "" : " (default " + p.default_value + ")") << ": "
                 << p.help << "\n";

@@ -1,5 +1,6 @@
 // cellgraph: cellular automata on graphs and grids. Library errors and bad options become a
 // message on stderr and exit status 1; an unknown command exits with 2.
+#include <cstdio>
 #include <exception>
 #include <fstream>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "cellgraph/build_info.hpp"
 #include "cellgraph/digest.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/interrupt.hpp"
@@ -17,6 +19,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: cellgraph COMMAND [options]   (cellgraph COMMAND --help for its options)\n"
+    "       cellgraph --version               (version, commit, CUDA, MPI and METIS versions)\n"
     "\n"
     "commands:\n"
     "  run       run a model on a grid, pattern or graph file (or particles in a box: --model vicsek or mca)\n"
@@ -68,10 +71,25 @@ void agree_on_arguments(const std::string& command, const cellgraph::cli::Args& 
   });
 }
 
+// The version, the commit and the libraries this build has.
+void print_version() {
+  const cellgraph::BuildInfo b = cellgraph::build_info();
+  std::cout << "cellgraph " << b.version << (b.commit.empty() ? "" : " (commit " + b.commit + ")") << "\n"
+            << "  CUDA backend: "
+            << (b.cuda_runtime.empty() ? "not built"
+                                       : "CUDA runtime " + b.cuda_runtime + ", kernels for sm_" + b.cuda_architectures)
+            << "\n"
+            << "  MPI: " << (b.mpi.empty() ? "unknown" : b.mpi) << "\n"
+            << "  METIS: " << b.metis << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace cellgraph::cli;
+  // Every line goes out when it is printed, to a terminal, a pipe or a file alike: a log of a run
+  // that was killed keeps what it had said.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const std::map<std::string, int (*)(const Args&)> commands = {{"run", run_command},
                                                                 {"compile", compile_command},
                                                                 {"bench", bench_command},
@@ -86,6 +104,10 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version" || command == "version") {
+    print_version();
     return 0;
   }
   auto it = commands.find(command);

@@ -18,5 +18,7 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
 // --png\n": the outputs a stopped run wrote, joined by `between_written`, and the flags of
 // those it could not.
 std::string stop_message(const RunResult& result, std::uint64_t steps, const std::string& between_written);
+// How a run shows progress: on rank 0 only; --progress asks for a line every second.
+Progress::Mode progress_mode(const po::variables_map& vm);
 
 }  // namespace cellgraph::cli

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -41,6 +42,58 @@ bool repeatable(const po::options_description& desc, const std::string& key) {
   }
 }
 
+// The number of one-character insertions, deletions, substitutions and swaps of neighbors that
+// turn `a` into `b` (optimal string alignment distance).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The options of `desc` that an unknown name (no dashes) probably meant: those nearest by edit
+// distance, where it is at most 2, less than half the name's length, and the two begin with
+// the same two characters (a typo seldom starts a word: "stpes" is steps, "speed" is not
+// seed); else those the name begins (from 3 characters on: "neighbor"); at most 3, shortest
+// first. Empty: none is close.
+std::vector<std::string> meant_options(const std::string& name, const po::options_description& desc) {
+  std::vector<std::pair<std::size_t, std::string>> near, prefixed;
+  for (const auto& option : desc.options()) {
+    const std::string& known = option->long_name();
+    if (known.empty() || known == name) continue;
+    const std::size_t distance = edit_distance(name, known);
+    const bool same_start = name.size() >= 2 && known.compare(0, 2, name, 0, 2) == 0;
+    if (distance <= 2 && 2 * distance < name.size() && same_start) near.emplace_back(distance, known);
+    else if (name.size() >= 3 && known.compare(0, name.size(), name) == 0) prefixed.emplace_back(known.size(), known);
+  }
+  std::sort(near.begin(), near.end());
+  std::sort(prefixed.begin(), prefixed.end());
+  std::vector<std::string> names;
+  for (const auto& [distance, known] : near)
+    if (distance == near.front().first && names.size() < 3) names.push_back(known);
+  for (const auto& [length, known] : prefixed)
+    if (near.empty() && names.size() < 3) names.push_back(known);
+  return names;
+}
+
+// "; did you mean --steps?" ("--a or --b", "--a, --b or --c"), each option as `spell` writes
+// it; "" when no option is close to `name`.
+template <class Spell>
+std::string did_you_mean(const std::string& name, const po::options_description& desc, Spell spell) {
+  const std::vector<std::string> names = meant_options(name, desc);
+  if (names.empty()) return "";
+  std::string text = "; did you mean ";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + spell(names[i]);
+  return text + "?";
+}
+
 struct ConfigLine {
   std::string key, value;
   std::size_t line;
@@ -59,10 +112,13 @@ bool read_config_line(const std::string& path, std::size_t number, const std::st
   if (key.empty()) throw ParseError(path, number, "expected 'key = value': the key is missing");
   if (key == "config") throw ParseError(path, number, "config files cannot include others");
   const po::option_description* known = desc.find_nothrow(key, false);
-  if (!known)
-    throw ParseError(
-        path, number,
-        "unknown key " + quoted_text(key) + " (keys are the command's options without dashes; see --help)");
+  if (!known) {
+    const std::string meant =
+        did_you_mean(key, desc, [](const std::string& name) { return quoted_text(name) + " (--" + name + ")"; });
+    throw ParseError(path, number,
+                     "unknown key " + quoted_text(key) +
+                         (meant.empty() ? " (keys are the command's options without dashes; see --help)" : meant));
+  }
   // On/off flags take true/false (yes/no, 1/0) in a file.
   const bool flag = known->semantic()->max_tokens() == 0;
   if (flag) {
@@ -140,13 +196,27 @@ std::optional<ConfigOrigin> config_origin(const po::variables_map& vm, const std
 bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
                    po::variables_map& vm) {
   try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    // Options are spelled out: no prefix of a name stands for it (Boost's guessing), as in a
+    // config file, where keys are whole names too.
+    po::store(po::command_line_parser(args)
+                  .options(desc)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
     if (vm.count("help")) {
       std::cout << usage << "\n\n" << desc << "\n";
       return false;
     }
     if (desc.find_nothrow("config", false) && vm.count("config")) read_config(vm["config"].as<std::string>(), desc, vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    // "--step" or "--step=10": the name is what comes between the dashes and any '='.
+    const std::string token = e.get_option_name();
+    std::string meant;
+    if (token.rfind("--", 0) == 0)
+      meant =
+          did_you_mean(token.substr(2, token.find('=') - 2), desc, [](const std::string& name) { return "--" + name; });
+    throw Error(e.what() + meant);
   } catch (const po::error& e) {
     throw Error(e.what());
   }
@@ -157,14 +227,17 @@ po::options_description source_options() {
   po::options_description d("Source (one of --grid/--pattern, --graph, --mesh, --generate)");
   d.add_options()("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")(
       "neighborhood", po::value<std::string>()->default_value("moore"),
-      "grid stencil: moore[:r], vonneumann[:r], hex (2D), cloud (3D: Dobashi et al.'s, the cloud model's "
-      "default), custom:dx,dy[,dz];... (slot k of a cell = k-th offset; moore/vonneumann/cloud list offsets "
-      "in raster order)")("boundary", po::value<std::string>()->default_value("periodic"),
-                          "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); "
-                          "the cloud model's default: open")(
+      "grid stencil: moore[:r], vonneumann[:r] (the ising model's default), hex (2D), cloud (3D: Dobashi et "
+      "al.'s, the cloud model's default), custom:dx,dy[,dz];... (slot k of a cell = k-th offset; "
+      "moore/vonneumann/cloud list offsets in raster order)")(
+      "boundary", po::value<std::string>()->default_value("periodic"),
+      "grid boundary: periodic, fixed[:state] (open = fixed:0), reflective (edge cell mirrored); "
+      "the cloud model's default: open")(
       "pattern", po::value<std::string>(),
       "initial pattern for a 2D grid: Golly RLE, Life 1.05/1.06, placed as Golly places it "
-      "on a bounded grid; its rule is used unless --rule is given")(
+      "on a bounded grid; its rule is used unless --rule is given. Without --grid the grid is the rule's bounded "
+      "grid (:T, :P) or else the pattern's bounding box with a margin of max(16, half its side) cells on each "
+      "side, each side rounded up to a multiple of 8, the pattern in the middle (a glider: 40x40)")(
       "graph", po::value<std::string>(), "graph file: METIS .graph, Matrix Market .mtx, or an edge list")(
       "mesh", po::value<std::string>(), "mesh file: Gmsh .msh (2.2, 4.1; ASCII, binary), METIS .mesh, VTK .vtk/.vtu")(
       "mesh-graph", po::value<std::string>()->default_value("dual"),

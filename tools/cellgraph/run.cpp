@@ -22,6 +22,7 @@
 #include "tools/cellgraph/cli.hpp"
 #include "tools/cellgraph/movable.hpp"
 #include "tools/cellgraph/pictures.hpp"
+#include "tools/cellgraph/summary.hpp"
 
 namespace cellgraph::cli {
 namespace {
@@ -53,7 +54,12 @@ po::options_description run_options() {
       "ParaView time series BASE: BASE_<step>.vti (grids) or .vtu (meshes, graphs with coordinates) "
       "and the index BASE.pvd")("vtk-every", unsigned_value<std::uint64_t>(0),
                                 "VTK snapshot every K steps (0: first and last only)")(
-      "progress", po::bool_switch(), "show a progress line even when stderr is not a terminal")(
+      "progress", po::bool_switch(),
+      "a progress line every second even when stderr is not a terminal (otherwise: redrawn each second on a "
+      "terminal, a line every 10 s elsewhere)")(
+      "summary-json", po::value<std::string>(),
+      "also write the end-of-run summary as JSON: version, source, model, parameters, steps, time, rate, final "
+      "census by state name, observables, and every file written with its size")(
       "checkpoint", po::value<std::string>(),
       "checkpoint file, rewritten (atomically) every --checkpoint-every steps and at the end")(
       "checkpoint-every", unsigned_value<std::uint64_t>(0), "steps between checkpoints (0: only at the end)")(
@@ -65,7 +71,7 @@ po::options_description run_options() {
 }
 
 struct Outputs {
-  std::string stats, rle, states, vtk, checkpoint;
+  std::string stats, rle, states, vtk, checkpoint, summary_json;
   PictureOptions pictures;
 };
 
@@ -79,6 +85,7 @@ void check_files(const po::variables_map& vm, const Outputs& o) {
                                      {"--rle", o.rle},
                                      {"--states-out", o.states},
                                      {"--checkpoint", o.checkpoint},
+                                     {"--summary-json", o.summary_json},
                                      {"--png", o.pictures.png},
                                      {"--gif", o.pictures.gif}})
     plan.writes(path, option);
@@ -103,7 +110,7 @@ void check_outputs(const po::variables_map& vm, const Outputs& o, const Source& 
     if (b.kind == BoundaryKind::reflective || (b.kind == BoundaryKind::fixed && b.value != 0))
       throw Error("--rle: Golly has no grid with this boundary (only periodic and fixed:0)");
   }
-  for (const std::string& path : {o.rle, o.states, o.checkpoint})
+  for (const std::string& path : {o.rle, o.states, o.checkpoint, o.summary_json})
     if (!path.empty()) AtomicFile::check_writable(path);
   check_picture_flags(vm, o.pictures, source);
 }
@@ -245,7 +252,8 @@ Outputs outputs_from(const po::variables_map& vm) {
                               {"rle", &o.rle},
                               {"states-out", &o.states},
                               {"vtk", &o.vtk},
-                              {"checkpoint", &o.checkpoint}})
+                              {"checkpoint", &o.checkpoint},
+                              {"summary-json", &o.summary_json}})
     if (vm.count(option)) *path = vm[option].as<std::string>();
   o.pictures = picture_options_from(vm);
   if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0)
@@ -263,18 +271,43 @@ std::uint64_t steps_of(const po::variables_map& vm) {
   return steps;
 }
 
+// The end of the run on stdout (and in --summary-json): what ran, how fast, the census by state
+// name, the observables, the files written. Collective: every rank gathers, rank 0 writes.
 void print_summary(const Simulation& sim, const models::ModelInfo& model, const models::Params& params,
-                   const Source& source, std::uint64_t first_step, double seconds) {
-  const std::uint64_t cells = source.graph.num_vertices(), ran = sim.step() - first_step;
-  const auto census = sim.census();
+                   const Source& source, const RunResult& result, const std::string& summary_json) {
+  RunSummary s;
+  s.source = source.description;
+  s.cells = source.graph.num_vertices();
+  s.model = model.name;
+  s.rule = model.rule_text ? model.rule_text(params) : "";
+  models::Params effective = params;  // the values the model ran with, defaults included
+  for (const models::ParamInfo& p : model.params)
+    if (!p.default_value.empty()) effective.emplace(p.name, p.default_value);
+  for (const auto& [name, value] : effective) s.parameters.emplace_back(name, value);
+  s.backend = sim.backend_name();
+  s.first_step = result.first_step;
+  s.last_step = result.step;
+  s.seconds = result.seconds;
+  const std::vector<std::uint64_t> census = sim.census();
+  for (std::size_t state = 0; state < census.size(); ++state)
+    s.census.emplace_back(
+        state < model.state_names.size() ? model.state_names[state] : "state " + std::to_string(state), census[state]);
+  const std::vector<std::string> names = sim.observable_names();
+  const std::vector<double> values = sim.observables();
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) s.observables.emplace_back(names[i], values[i]);
+  s.outputs = result.outputs;
   if (mpi::rank() != 0) return;
-  std::cout << "ran " << ran << " steps" << (first_step ? " (from step " + std::to_string(first_step) + ")" : "")
-            << " of " << model.name << (model.rule_text ? " " + model.rule_text(params) : std::string()) << " on "
-            << source.description << " (" << cells << " cells) on " << sim.backend_name() << " in " << seconds << " s";
-  if (seconds > 0) std::cout << ": " << double(ran) * double(cells) / seconds << " cell updates/s";
-  std::cout << "; population";
-  for (std::size_t s = 1; s < census.size(); ++s) std::cout << (s > 1 ? "," : " ") << census[s];
+  const std::uint64_t ran = s.last_step - s.first_step;
+  std::cout << "ran " << ran << " steps" << (s.first_step ? " (from step " + std::to_string(s.first_step) + ")" : "")
+            << " of " << model.name << (s.rule.empty() ? "" : " " + s.rule) << " on " << s.source << " (" << s.cells
+            << " cells) on " << s.backend << " in " << s.seconds << " s";
+  if (s.seconds > 0) std::cout << ": " << s.rate() << " cell updates/s";
   std::cout << "\n";
+  print_summary_details(std::cout, s);
+  if (!summary_json.empty()) {
+    write_summary_json(summary_json, s);
+    std::cout << "  summary in " << summary_json << "\n";
+  }
 }
 
 // The model a run takes, with its parameters and simulation options.
@@ -351,18 +384,23 @@ int run_source(const po::variables_map& vm) {
 
   RunDriver driver(*sim, mpi::run_ranks());
   add_writers(driver, vm, outputs, source, run, *sim);
-  Progress progress(mpi::rank() == 0 && vm["progress"].as<bool>(), steps, source.graph.num_vertices());
+  Progress progress(progress_mode(vm), steps, source.graph.num_vertices());
   driver.show_progress(progress);
   const RunResult result = driver.run(steps);
   if (result.stopped()) {
     if (mpi::rank() == 0) std::cerr << stop_message(result, steps, ", ");
     return 128 + result.stop_signal;
   }
-  print_summary(*sim, *run.model, run.params, source, result.first_step, result.seconds);
+  print_summary(*sim, *run.model, run.params, source, result, outputs.summary_json);
   return 0;
 }
 
 }  // namespace
+
+Progress::Mode progress_mode(const po::variables_map& vm) {
+  if (mpi::rank() != 0) return Progress::Mode::off;
+  return vm["progress"].as<bool>() ? Progress::Mode::lines : Progress::Mode::automatic;
+}
 
 std::string stop_message(const RunResult& result, std::uint64_t steps, const std::string& between_written) {
   const std::string step = std::to_string(result.step);

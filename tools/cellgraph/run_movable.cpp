@@ -19,15 +19,16 @@
 #include "partition/mpi.hpp"
 #include "partition/run_ranks.hpp"
 #include "tools/cellgraph/movable.hpp"
+#include "tools/cellgraph/summary.hpp"
 
 namespace cellgraph::cli {
 namespace {
 
 // What a movable run reads; any other option given is refused rather than ignored.
 const std::set<std::string> kMovableRunOptions = {
-    "config",      "model", "param",     "backend",     "threads",        "seed",       "steps",       "stats",
-    "stats-every", "vtk",   "vtk-every", "png",         "png-size",       "progress",   "particles",   "box",
-    "dims",        "skin",  "boundary",  "sort-window", "degree-quantum", "hub-degree", "giant-degree"};
+    "config",      "model", "param",     "backend",     "threads",        "seed",       "steps",        "stats",
+    "stats-every", "vtk",   "vtk-every", "png",         "png-size",       "progress",   "particles",    "box",
+    "dims",        "skin",  "boundary",  "sort-window", "degree-quantum", "hub-degree", "giant-degree", "summary-json"};
 
 double parse_length(const std::string& text, const std::string& whole) {
   double value = 0;
@@ -154,6 +155,7 @@ void check_movable_outputs(const po::variables_map& vm) {
   if (vm.count("config")) plan.reads(vm["config"].as<std::string>(), "--config");
   if (vm.count("stats")) plan.writes(vm["stats"].as<std::string>(), "--stats");
   if (vm.count("png")) plan.writes(vm["png"].as<std::string>(), "--png");
+  if (vm.count("summary-json")) plan.writes(vm["summary-json"].as<std::string>(), "--summary-json");
   if (vm.count("vtk")) {
     plan.writes(vm["vtk"].as<std::string>() + ".pvd", "--vtk");
     plan.writes_series(vm["vtk"].as<std::string>(), ".vtu", "--vtk");
@@ -186,7 +188,8 @@ void add_movable_writers(RunDriver& driver, const po::variables_map& vm, const m
 }
 
 void print_movable_summary(MovableSimulation& sim, const models::MovableModelInfo& model, const MovableSetup& run,
-                           double seconds) {
+                           const RunResult& result, const std::string& summary_json) {
+  const double seconds = result.seconds;
   const RebuildStats rebuilds = sim.rebuild_stats();  // before observables(), which may rebuild once more
   const std::vector<double> values = sim.observables();
   if (mpi::rank() != 0) return;
@@ -198,6 +201,23 @@ void print_movable_summary(MovableSimulation& sim, const models::MovableModelInf
   const std::vector<std::string> names = sim.observable_names();
   for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) std::cout << "; " << names[i] << " " << values[i];
   std::cout << "\n";
+  RunSummary s;
+  s.source = std::to_string(run.particles) + " particles in a " + box_text(run.box);
+  s.cells = run.particles;
+  s.model = model.name;
+  for (const auto& [name, value] : run.params) s.parameters.emplace_back(name, value);
+  s.backend = sim.backend_name();
+  s.first_step = result.first_step;
+  s.last_step = result.step;
+  s.seconds = seconds;
+  s.rate_unit = "steps/s";
+  s.outputs = result.outputs;
+  print_summary_details(std::cout, s);  // the observables are on the line above
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) s.observables.emplace_back(names[i], values[i]);
+  if (!summary_json.empty()) {
+    write_summary_json(summary_json, s);
+    std::cout << "  summary in " << summary_json << "\n";
+  }
 }
 
 }  // namespace
@@ -211,14 +231,14 @@ int run_movable(const po::variables_map& vm, const models::MovableModelInfo& mod
 
   RunDriver driver(*sim, mpi::run_ranks());
   add_movable_writers(driver, vm, model, *sim);
-  Progress progress(mpi::rank() == 0 && vm["progress"].as<bool>(), run.steps, run.particles);
+  Progress progress(progress_mode(vm), run.steps, 1, "steps/s");
   driver.show_progress(progress);
   const RunResult result = driver.run(run.steps);
   if (result.stopped()) {  // what the run has: statistics to this step, the snapshots taken
     if (mpi::rank() == 0) std::cerr << stop_message(result, run.steps, "; wrote ");
     return 128 + result.stop_signal;
   }
-  print_movable_summary(*sim, model, run, result.seconds);
+  print_movable_summary(*sim, model, run, result, vm.count("summary-json") ? vm["summary-json"].as<std::string>() : "");
   return 0;
 }
 

@@ -36,6 +36,7 @@ struct RunResult {
   double seconds = 0;                      // the stepping, outputs at the start and end left out
   int stop_signal = 0;                     // SIGINT or SIGTERM, when one ended the run early
   StoppedOutputs stopped_outputs;          // then: what the writers wrote and what they could not
+  std::vector<WrittenOutput> outputs;      // otherwise, on the rank that writes files: what was written
   bool stopped() const { return stop_signal != 0; }
 };
 
@@ -69,7 +70,7 @@ class RunDriver {
   void write_at_start(std::uint64_t step);
   void write_due(std::uint64_t step, std::uint64_t last_step);
   void write(Scheduled& scheduled, std::uint64_t step);
-  void finish(std::uint64_t step);
+  std::vector<WrittenOutput> finish(std::uint64_t step);
   StoppedOutputs finish_stopped(std::uint64_t step);
 
   std::unique_ptr<Stepper> stepper_;

@@ -31,6 +31,7 @@ class ObservablesStatsWriter final : public RunWriter {
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string path_;
@@ -58,6 +59,7 @@ class VtkPointsWriter final : public RunWriter {
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string collection_path_;
@@ -65,6 +67,7 @@ class VtkPointsWriter final : public RunWriter {
   std::uint64_t every_;
   std::vector<ParticleArray> arrays_;
   std::optional<VtkPointSeries> series_;  // on the rank that writes files
+  std::vector<std::uint64_t> written_steps_;
 };
 
 // The final picture of the particles (particle_picture.hpp), `size` pixels on its longer side
@@ -76,6 +79,7 @@ class ParticlePngWriter final : public RunWriter {
                     std::optional<int> heading_variable = std::nullopt, const RunRanks& ranks = single_process());
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string path_;

@@ -55,11 +55,20 @@ enum class RunOutput {
   rle,               // Golly RLE of the final state
   state_file,        // the final state per vertex
   particle_picture,  // the final PNG of a movable run's particles
+  frames,            // PNG frames BASE_<step>.png
 };
 
 struct RunOutputFile {
   RunOutput kind;
   std::string path;
+};
+
+// What a finished run wrote: an output's path (a series' index file, or the base of its frames)
+// and every file of it, the index included.
+struct WrittenOutput {
+  RunOutput kind;
+  std::string path;
+  std::vector<std::string> files;
 };
 
 // A run stopped before its last step: what its writers finished (statistics so far, the
@@ -81,6 +90,8 @@ class RunWriter {
   virtual void finish(std::uint64_t /*step*/, StepCache&) {}
   // The run stopped early at `step`: what the writer has so far, listed in `outputs`.
   virtual void finish_stopped(std::uint64_t /*step*/, StepCache&, StoppedOutputs& /*outputs*/) {}
+  // After finish(), on the rank that writes files: what the writer wrote.
+  virtual void report(std::vector<WrittenOutput>& /*outputs*/) const {}
 };
 
 }  // namespace cellgraph

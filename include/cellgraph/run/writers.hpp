@@ -38,6 +38,7 @@ class CensusStatsWriter final : public RunWriter {
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string path_;
@@ -58,6 +59,7 @@ class CheckpointWriter final : public RunWriter {
   Trigger trigger() const override { return {every_, false, true}; }
   void write(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string path_;
@@ -85,6 +87,7 @@ class VtkSeriesWriter final : public RunWriter {
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string collection_path_;
@@ -92,6 +95,7 @@ class VtkSeriesWriter final : public RunWriter {
   std::uint64_t every_;
   std::vector<std::string> variable_names_;
   std::optional<VtkSeries> series_;  // on the rank that writes files
+  std::vector<std::uint64_t> written_steps_;
 };
 
 // Frames, GIF and final PNG (pictures.hpp): frames at the first step, every options.every steps
@@ -107,6 +111,7 @@ class PicturesWriter final : public RunWriter {
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   PictureOptions options_;
@@ -114,6 +119,7 @@ class PicturesWriter final : public RunWriter {
   const Simulation& sim_;
   const RunRanks& ranks_;
   std::optional<Pictures> pictures_;  // from begin()
+  std::vector<std::uint64_t> written_steps_;
 };
 
 // Golly RLE of the final state of a 2D grid, with its bounded grid (pattern.hpp). `rule` is
@@ -124,6 +130,7 @@ class RleWriter final : public RunWriter {
             const RunRanks& ranks = single_process());
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string path_;
@@ -139,6 +146,7 @@ class StateFileWriter final : public RunWriter {
   StateFileWriter(std::string path, const Simulation& sim, const RunRanks& ranks = single_process());
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
+  void report(std::vector<WrittenOutput>& outputs) const override;
 
  private:
   std::string path_;

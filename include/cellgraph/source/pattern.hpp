@@ -1,6 +1,7 @@
 // Patterns for 2D grids: Golly RLE (with #CXRLE Pos, the rule line, multi-state letters) and
 // Life 1.05 / 1.06, placed on a grid the way Golly places them on a bounded grid.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <istream>
 #include <optional>
@@ -37,6 +38,16 @@ std::string rule_dirs_beside_pattern(const std::string& rule_dirs, const std::st
 // cell is Golly's (-int(W/2), -int(H/2)); cells outside are dropped (counted in *dropped).
 // Returns one state per grid cell (row-major, cell_id order).
 std::vector<std::uint32_t> place_pattern(const Pattern& p, const GridSpec& grid, std::uint64_t* dropped = nullptr);
+
+// The grid a pattern runs on when neither --grid nor its rule (":T", ":P") sizes one: the
+// pattern's bounding box with a margin of max(16, half the box's side) cells on each side,
+// each side rounded up to a multiple of 8 (a glider, 3x3: 40x40; no cells: 32x32). Returns
+// width, height; center_pattern then puts the pattern in the middle.
+std::array<std::int64_t, 2> pattern_grid_size(const Pattern& p);
+// Moves the pattern so that its bounding box's top-left is (-int(w/2), -int(h/2)), where Golly
+// puts a w x h pattern with no "#CXRLE Pos" on a bounded grid: place_pattern then centres it
+// on any grid of even sides.
+void center_pattern(Pattern& p);
 
 // Writes the live cells of a 2D grid as RLE that Golly opens where it was: a "#CXRLE Pos"
 // line for the top-left of the bounding box, the rule with a bounded-grid suffix

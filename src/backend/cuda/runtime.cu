@@ -1,3 +1,4 @@
+#include "cellgraph/build_info.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/sweep_plan.hpp"
@@ -26,6 +27,12 @@ __global__ void signal_peers(std::uint32_t* const* peer_flags, std::uint32_t pee
 bool cuda_device_available() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+std::string cuda_runtime_version() {
+  int version = 0;
+  if (cudaRuntimeGetVersion(&version) != cudaSuccess) return "";
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
 void require_cuda_device() {
