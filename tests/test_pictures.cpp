@@ -459,8 +459,7 @@ TEST_CASE("pictures: plot_stats.py gives the populations one panel and each obse
                                "rows = [[0, 90, 10, 0.1, -1.5], [1, 85, 15, 0.2, -1.6]]; "
                                "print(plot_stats.panels(h, rows, h[1:]))\"");
   REQUIRE_MESSAGE(r.status == 0, r.out);
-  CHECK(r.out ==
-        "[('cells', ['state_0', 'state_1']), ('magnetization', ['magnetization']), ('energy', ['energy'])]\n");
+  CHECK(r.out == "[('cells', ['state_0', 'state_1']), ('magnetization', ['magnetization']), ('energy', ['energy'])]\n");
 }
 
 TEST_CASE("pictures: plot_stats.py refuses bad input with a message, leaving no picture" *

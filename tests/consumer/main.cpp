@@ -5,8 +5,8 @@
 // printing what differed.
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <exception>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
