@@ -26,8 +26,8 @@ void check_json(const std::string& path, const std::string& check) {
 
 TEST_CASE("run summary: the census by state name and every file written with its size") {
   ScratchDir dir;
-  const auto r = run_cli("run --model sir --generate er:2000:3 --fill-count 10 --steps 30 --stats " + dir / "sir.csv" +
-                         " --states-out " + dir / "final.txt");
+  const auto r = run_cli("run --backend cpu --model sir --generate er:2000:3 --fill-count 10 --steps 30 --stats " +
+                         dir / "sir.csv" + " --states-out " + dir / "final.txt");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("ran 30 steps of sir on generated er:2000:3 (2000 cells) on cpu") == 0);
   CHECK(r.out.find("\n  census at step 30: S ") != std::string::npos);
