@@ -78,3 +78,18 @@ TEST_CASE("--version names the version and the libraries") {
   CHECK(r.out.find("\n  MPI: ") != std::string::npos);
   CHECK(r.out.find("\n  METIS: 5.") != std::string::npos);
 }
+
+TEST_CASE("run summary: a run that started empty and stayed empty is warned about") {
+  const std::string warning = "warning: every cell was in state 0 at the start and still is: nothing happened";
+  const auto empty = run_cli("run --backend cpu --grid 16x16 --steps 5");
+  REQUIRE(empty.status == 0);
+  CHECK(empty.out.find(warning) != std::string::npos);
+  const auto sir = run_cli("run --backend cpu --model sir --generate er:1000:3 --steps 5");
+  CHECK(sir.out.find(warning) != std::string::npos);
+  // A state to evolve, or a rule that fills an empty grid (B0): no warning.
+  for (const char* args : {"--fill 0.3", "--rule B0/S8"}) {
+    const auto r = run_cli(std::string("run --backend cpu --grid 16x16 --steps 5 ") + args);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(warning) == std::string::npos);
+  }
+}

@@ -274,7 +274,7 @@ std::uint64_t steps_of(const po::variables_map& vm) {
 // The end of the run on stdout (and in --summary-json): what ran, how fast, the census by state
 // name, the observables, the files written. Collective: every rank gathers, rank 0 writes.
 void print_summary(const Simulation& sim, const models::ModelInfo& model, const models::Params& params,
-                   const Source& source, const RunResult& result, const std::string& summary_json) {
+                   const Source& source, const RunResult& result, const std::string& summary_json, bool started_empty) {
   RunSummary s;
   s.source = source.description;
   s.cells = source.graph.num_vertices();
@@ -308,6 +308,10 @@ void print_summary(const Simulation& sim, const models::ModelInfo& model, const 
     write_summary_json(summary_json, s);
     std::cout << "  summary in " << summary_json << "\n";
   }
+  // Nothing happened, and nothing could have: most often a forgotten initial state.
+  if (started_empty && !s.census.empty() && s.census[0].second == s.cells && s.last_step > s.first_step)
+    std::cerr << "cellgraph run: warning: every cell was in state 0 at the start and still is: nothing happened "
+                 "(give an initial state: --fill, --fill-count, --cells, --states or --pattern)\n";
 }
 
 // The model a run takes, with its parameters and simulation options.
@@ -381,6 +385,7 @@ int run_source(const po::variables_map& vm) {
   if (restart && restart->step == steps && mpi::rank() == 0)
     std::cerr << "cellgraph run: the checkpoint is at step " << steps << " already: no steps to run, only outputs\n";
   std::unique_ptr<Simulation> sim = start_simulation(vm, source, *run.model, run.params, run.options, restart);
+  const bool started_empty = !restart && sim->census()[0] == source.graph.num_vertices();  // collective
 
   RunDriver driver(*sim, mpi::run_ranks());
   add_writers(driver, vm, outputs, source, run, *sim);
@@ -391,7 +396,7 @@ int run_source(const po::variables_map& vm) {
     if (mpi::rank() == 0) std::cerr << stop_message(result, steps, ", ");
     return 128 + result.stop_signal;
   }
-  print_summary(*sim, *run.model, run.params, source, result, outputs.summary_json);
+  print_summary(*sim, *run.model, run.params, source, result, outputs.summary_json, started_empty);
   return 0;
 }
 
