@@ -34,9 +34,10 @@ bool can_picture(const Source& source) {
 void check_pictures(const PictureOptions& o, const Source& source) {
   if (!o.any()) return;
   if (!can_picture(source)) throw Error("pictures need a 2D or 3D grid source, or a mesh or graph with coordinates");
-  if (o.scale < 1 || o.scale > 64) throw Error("the picture scale must be from 1 to 64 pixels per cell");
-  if (o.size < 16 || o.size > 4096) throw Error("the picture size must be from 16 to 4096 pixels");
-  if (o.gif_delay_ms < 10 || o.gif_delay_ms > 655350) throw Error("the GIF frame delay must be from 10 to 655350 ms");
+  if (!kPictureScale.holds(o.scale))
+    throw Error("the picture scale must be from " + kPictureScale.text() + " pixels per cell");
+  if (!kPictureSize.holds(o.size)) throw Error("the picture size must be from " + kPictureSize.text() + " pixels");
+  if (!kGifDelayMs.holds(o.gif_delay_ms)) throw Error("the GIF frame delay must be from " + kGifDelayMs.text() + " ms");
   for (const std::string& path : {o.png, o.gif, o.frames.empty() ? std::string() : frame_path(o.frames, 0)})
     if (!path.empty()) AtomicFile::check_writable(path);
 }

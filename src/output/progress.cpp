@@ -20,16 +20,16 @@ std::string duration_text(double seconds) {
 }  // namespace
 
 Progress::Progress(Mode mode, std::uint64_t total_steps, std::uint64_t cells, std::string unit)
-    : shown_(mode != Mode::off), redraw_(mode == Mode::automatic && ::isatty(STDERR_FILENO)),
+    : mode_(mode), redraw_(mode == Mode::automatic && ::isatty(STDERR_FILENO)),
       interval_(mode == Mode::automatic && !redraw_ ? 10000 : 1000), total_(total_steps), cells_(cells),
       unit_(std::move(unit)), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
 void Progress::update(std::uint64_t step) {
-  if (!shown_) return;
+  if (mode_ == Mode::off) return;
   const auto now = std::chrono::steady_clock::now();
   // Lines asked for: the first at once, as a sign of life. Otherwise by the clock, and not at the
   // end, which the run's summary tells.
-  const bool first_line = !redraw_ && !drawn_ && interval_ == std::chrono::milliseconds(1000);
+  const bool first_line = mode_ == Mode::lines && !drawn_;
   if (!first_line && (step >= total_ || now - last_ < interval_)) return;
   last_ = now;
   show(step, std::chrono::duration<double>(now - start_).count());

@@ -2,6 +2,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/particle_picture.hpp"
+#include "cellgraph/output/pictures.hpp"
 
 namespace cellgraph {
 
@@ -20,30 +21,13 @@ const std::vector<double>& shared_positions(const MovableSimulation& sim, StepCa
 
 ObservablesStatsWriter::ObservablesStatsWriter(std::string path, MovableSimulation& sim, std::uint64_t every,
                                                const RunRanks& ranks)
-    : path_(std::move(path)), sim_(sim), every_(every) {
-  if (every_ == 0) throw Error("statistics every 0 steps: the interval must be at least 1");
-  if (ranks.writes_files()) file_.emplace(path_, sim_.observable_names());
-}
-
-void ObservablesStatsWriter::write(std::uint64_t step, StepCache&) {
-  const std::vector<double> values = sim_.observables();  // collective
-  if (file_) file_->row(step, std::vector<StatsWriter::Value>(values.begin(), values.end()));
-  last_row_ = step;
-}
-
-void ObservablesStatsWriter::finish(std::uint64_t, StepCache&) {
-  if (file_) file_->finish();
-}
-
-void ObservablesStatsWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
-  if (last_row_ != step) write(step, cache);
-  finish(step, cache);
-  outputs.written.push_back({RunOutput::statistics, path_});
-}
-
-void ObservablesStatsWriter::report(std::vector<WrittenOutput>& outputs) const {
-  outputs.push_back({RunOutput::statistics, path_, {path_}});
-}
+    : StatisticsWriter(
+          std::move(path), sim.observable_names(), every,
+          [&sim] {
+            const std::vector<double> values = sim.observables();
+            return std::vector<StatsWriter::Value>(values.begin(), values.end());
+          },
+          ranks) {}
 
 VtkPointsWriter::VtkPointsWriter(const std::string& base, const MovableSimulation& sim, std::uint64_t every,
                                  std::vector<ParticleArray> arrays, const RunRanks& ranks)
@@ -78,7 +62,8 @@ void VtkPointsWriter::report(std::vector<WrittenOutput>& outputs) const {
 ParticlePngWriter::ParticlePngWriter(std::string path, const MovableSimulation& sim, int size,
                                      std::optional<int> heading_variable, const RunRanks& ranks)
     : path_(std::move(path)), sim_(sim), size_(size), heading_variable_(heading_variable), ranks_(ranks) {
-  if (size_ < 16 || size_ > 4096) throw Error("the particle picture's size must be from 16 to 4096 pixels");
+  if (!kPictureSize.holds(size_))
+    throw Error("the particle picture's size must be from " + kPictureSize.text() + " pixels");
 }
 
 void ParticlePngWriter::finish(std::uint64_t, StepCache& cache) {

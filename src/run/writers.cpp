@@ -18,35 +18,18 @@ std::vector<std::string> census_columns(const Simulation& sim, const std::vector
   return names;
 }
 
+// A row: the population per state, then the model's observables (both collective).
 CensusStatsWriter::CensusStatsWriter(std::string path, const Simulation& sim, std::uint64_t every,
                                      const std::vector<std::string>& state_names, const RunRanks& ranks)
-    : path_(std::move(path)), sim_(sim), every_(every) {
-  if (every_ == 0) throw Error("statistics every 0 steps: the interval must be at least 1");
-  if (ranks.writes_files()) file_.emplace(path_, census_columns(sim_, state_names));
-}
-
-// One row: the population per state, then the model's observables (both collective).
-void CensusStatsWriter::write(std::uint64_t step, StepCache&) {
-  const std::vector<std::uint64_t> counts = sim_.census();
-  std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
-  for (double x : sim_.observables()) values.emplace_back(x);
-  if (file_) file_->row(step, values);
-  last_row_ = step;
-}
-
-void CensusStatsWriter::finish(std::uint64_t, StepCache&) {
-  if (file_) file_->finish();
-}
-
-void CensusStatsWriter::finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) {
-  if (last_row_ != step) write(step, cache);
-  finish(step, cache);
-  outputs.written.push_back({RunOutput::statistics, path_});
-}
-
-void CensusStatsWriter::report(std::vector<WrittenOutput>& outputs) const {
-  outputs.push_back({RunOutput::statistics, path_, {path_}});
-}
+    : StatisticsWriter(
+          std::move(path), census_columns(sim, state_names), every,
+          [&sim] {
+            const std::vector<std::uint64_t> counts = sim.census();
+            std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
+            for (double x : sim.observables()) values.emplace_back(x);
+            return values;
+          },
+          ranks) {}
 
 CheckpointWriter::CheckpointWriter(std::string path, const Simulation& sim, Checkpoint identity, std::uint64_t every,
                                    const RunRanks& ranks)

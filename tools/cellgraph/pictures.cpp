@@ -46,9 +46,9 @@ void check_picture_flags(const po::variables_map& vm, const PictureOptions& o, c
     const char* option = !o.png.empty() ? "--png" : !o.frames.empty() ? "--frames" : "--gif";
     throw Error(std::string(option) + " needs a 2D or 3D grid source, or a mesh or graph with coordinates");
   }
-  if (o.scale < 1 || o.scale > 64) throw Error("--png-scale must be from 1 to 64");
-  if (o.size < 16 || o.size > 4096) throw Error("--png-size must be from 16 to 4096");
-  if (o.gif_delay_ms < 10 || o.gif_delay_ms > 655350) throw Error("--gif-delay must be from 10 to 655350 ms");
+  if (!kPictureScale.holds(o.scale)) throw Error("--png-scale must be from " + kPictureScale.text());
+  if (!kPictureSize.holds(o.size)) throw Error("--png-size must be from " + kPictureSize.text());
+  if (!kGifDelayMs.holds(o.gif_delay_ms)) throw Error("--gif-delay must be from " + kGifDelayMs.text() + " ms");
   check_pictures(o, source);  // the paths: the library's check, with nothing left to refuse but them
 }
 

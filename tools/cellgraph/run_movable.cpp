@@ -13,6 +13,7 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
 #include "cellgraph/output/file_plan.hpp"
+#include "cellgraph/output/pictures.hpp"
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/run/driver.hpp"
 #include "cellgraph/run/movable_writers.hpp"
@@ -150,7 +151,7 @@ MovableSetup movable_setup(const po::variables_map& vm, const models::MovableMod
 void check_movable_outputs(const po::variables_map& vm) {
   if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0) throw Error("--stats-every must be at least 1");
   const int png_size = vm["png-size"].as<int>();
-  if (png_size < 16 || png_size > 4096) throw Error("--png-size must be from 16 to 4096");
+  if (!kPictureSize.holds(png_size)) throw Error("--png-size must be from " + kPictureSize.text());
   FilePlan plan;
   if (vm.count("config")) plan.reads(vm["config"].as<std::string>(), "--config");
   if (vm.count("stats")) plan.writes(vm["stats"].as<std::string>(), "--stats");
@@ -210,7 +211,7 @@ void print_movable_summary(MovableSimulation& sim, const models::MovableModelInf
   s.first_step = result.first_step;
   s.last_step = result.step;
   s.seconds = seconds;
-  s.rate_unit = "steps/s";
+  s.rate_per_cell = false;
   s.outputs = result.outputs;
   print_summary_details(std::cout, s);  // the observables are on the line above
   for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) s.observables.emplace_back(names[i], values[i]);

@@ -76,7 +76,7 @@ std::string json_number(double x) {
 double RunSummary::rate() const {
   const double steps = double(last_step - first_step);
   if (seconds <= 0) return 0;
-  return rate_unit == "steps/s" ? steps / seconds : steps * double(cells) / seconds;
+  return rate_per_cell ? steps * double(cells) / seconds : steps / seconds;
 }
 
 std::string census_text(const RunSummary& s) {
@@ -128,7 +128,7 @@ void write_summary_json(const std::string& path, const RunSummary& s) {
     j << (i ? ", " : "") << json_string(s.parameters[i].first) << ": " << json_string(s.parameters[i].second);
   j << "},\n  \"backend\": " << json_string(s.backend) << ",\n  \"first_step\": " << s.first_step
     << ",\n  \"last_step\": " << s.last_step << ",\n  \"seconds\": " << json_number(s.seconds)
-    << ",\n  \"rate\": " << json_number(s.rate()) << ",\n  \"rate_unit\": " << json_string(s.rate_unit)
+    << ",\n  \"rate\": " << json_number(s.rate()) << ",\n  \"rate_unit\": " << json_string(s.rate_unit())
     << ",\n  \"census\": {";
   for (std::size_t i = 0; i < s.census.size(); ++i)
     j << (i ? ", " : "") << json_string(s.census[i].first) << ": " << s.census[i].second;

@@ -22,8 +22,9 @@ struct RunSummary {
   std::vector<std::pair<std::string, std::uint64_t>> census;  // by state name, at the last step
   std::vector<std::pair<std::string, double>> observables;
   std::vector<WrittenOutput> outputs;
-  std::string rate_unit = "cell updates/s";  // movable runs: "steps/s"
+  bool rate_per_cell = true;  // the rate counts cell updates; false: steps (movable runs)
   double rate() const;
+  const char* rate_unit() const { return rate_per_cell ? "cell updates/s" : "steps/s"; }
 };
 
 // "dead 2900, live 172"; "6.5 KiB"; "out/life.pvd and 11 snapshots (2.3 MiB)".

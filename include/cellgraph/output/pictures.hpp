@@ -15,6 +15,17 @@
 
 namespace cellgraph {
 
+// The values a picture option may take, least and most, for the library's checks and the
+// CLI's messages alike.
+struct PictureRange {
+  int least, most;
+  bool holds(int value) const { return value >= least && value <= most; }
+  std::string text() const { return std::to_string(least) + " to " + std::to_string(most); }
+};
+inline constexpr PictureRange kPictureScale{1, 64};     // pixels per cell (column) of a grid
+inline constexpr PictureRange kPictureSize{16, 4096};   // pixels on the longer side of a quick look
+inline constexpr PictureRange kGifDelayMs{10, 655350};  // milliseconds per GIF frame
+
 struct PictureOptions {
   std::string png, frames, gif;  // final picture, frame BASE, animation; empty: none
   std::uint64_t every = 0;       // steps between frames; 0: a hundredth of the run

@@ -25,7 +25,8 @@ class Progress {
  private:
   void show(std::uint64_t step, double seconds);
 
-  bool shown_, redraw_;
+  Mode mode_;
+  bool redraw_;
   std::chrono::milliseconds interval_;
   std::uint64_t total_, cells_;
   std::string unit_;

@@ -11,6 +11,7 @@
 #include "cellgraph/output/stats_csv.hpp"
 #include "cellgraph/output/vtk.hpp"
 #include "cellgraph/run/ranks.hpp"
+#include "cellgraph/run/statistics_writer.hpp"
 #include "cellgraph/run/writer.hpp"
 
 namespace cellgraph {
@@ -20,25 +21,12 @@ std::vector<double> interleaved_variables(const MovableSimulation& sim, int firs
 // The particles' positions at the cache's step, gathered once however many writers ask.
 const std::vector<double>& shared_positions(const MovableSimulation& sim, StepCache& cache);
 
-// CSV of the model's observables: a row at the first step, every `every` steps, at the last,
-// and where a stopped run stopped.
-class ObservablesStatsWriter final : public RunWriter {
+// CSV of the model's observables (statistics_writer.hpp).
+class ObservablesStatsWriter final : public StatisticsWriter {
  public:
   // Throws Error for `every` 0.
   ObservablesStatsWriter(std::string path, MovableSimulation& sim, std::uint64_t every,
                          const RunRanks& ranks = single_process());
-  Trigger trigger() const override { return {every_, true, true}; }
-  void write(std::uint64_t step, StepCache& cache) override;
-  void finish(std::uint64_t step, StepCache& cache) override;
-  void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
-  void report(std::vector<WrittenOutput>& outputs) const override;
-
- private:
-  std::string path_;
-  MovableSimulation& sim_;
-  std::uint64_t every_;
-  std::optional<StatsWriter> file_;             // on the rank that writes files
-  std::uint64_t last_row_ = ~std::uint64_t(0);  // the step of the last row (none yet)
 };
 
 // A point array of the snapshots: variables first_variable .. first_variable+components-1

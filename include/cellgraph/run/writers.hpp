@@ -13,6 +13,7 @@
 #include "cellgraph/output/stats_csv.hpp"
 #include "cellgraph/output/vtk.hpp"
 #include "cellgraph/run/ranks.hpp"
+#include "cellgraph/run/statistics_writer.hpp"
 #include "cellgraph/run/writer.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/source/grid.hpp"
@@ -27,25 +28,12 @@ const std::vector<std::uint32_t>& shared_states(const Simulation& sim, StepCache
 // then the simulation's observables.
 std::vector<std::string> census_columns(const Simulation& sim, const std::vector<std::string>& state_names = {});
 
-// CSV of the population per state and the model's observables (stats_csv.hpp): a row at the
-// first step, every `every` steps, at the last, and where a stopped run stopped.
-class CensusStatsWriter final : public RunWriter {
+// CSV of the population per state and the model's observables (statistics_writer.hpp).
+class CensusStatsWriter final : public StatisticsWriter {
  public:
   // Throws Error for `every` 0.
   CensusStatsWriter(std::string path, const Simulation& sim, std::uint64_t every,
                     const std::vector<std::string>& state_names = {}, const RunRanks& ranks = single_process());
-  Trigger trigger() const override { return {every_, true, true}; }
-  void write(std::uint64_t step, StepCache& cache) override;
-  void finish(std::uint64_t step, StepCache& cache) override;
-  void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
-  void report(std::vector<WrittenOutput>& outputs) const override;
-
- private:
-  std::string path_;
-  const Simulation& sim_;
-  std::uint64_t every_;
-  std::optional<StatsWriter> file_;             // on the rank that writes files
-  std::uint64_t last_row_ = ~std::uint64_t(0);  // the step of the last row (none yet)
 };
 
 // The checkpoint a restart continues from (checkpoint.hpp), rewritten every `every` steps (0:
