@@ -6,11 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Boost.Graph (reverse Cuthill-McKee, header-only) comes with libboost1.74-dev, which
-# libboost-program-options-dev depends on.
-packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libmetis-dev
-          metis libpng-dev libgif-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin golly
-          gnuplot-nox python3)
+# Boost.Graph: reverse Cuthill-McKee (header-only) and the GraphML reader (compiled library).
+# Graphviz's libgvc lays out graphs without coordinates for pictures; python3-meshio is the
+# independent VTK reader the tests check written files with.
+packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libboost-graph-dev
+          libmetis-dev metis libpng-dev libgif-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin
+          golly gnuplot-nox python3 python3-meshio libgraphviz-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
