@@ -10,7 +10,7 @@
 #   include/cellgraph/cellgraph/...  (include/cellgraph of the source tree)
 #   include/cellgraph/models/registry.hpp, params.hpp  (models by name)
 #   share/cellgraph/rules, share/cellgraph/examples
-#   lib/cmake/cellgraph/  (cellgraphConfig.cmake, its version file, FindMETIS.cmake)
+#   lib/cmake/cellgraph/  (cellgraphConfig.cmake, its version file, FindMETIS.cmake, FindGraphviz.cmake)
 # The include root is include/cellgraph, not include: consumers write the same #include lines as
 # the library's own code ("cellgraph/simulation.hpp", "models/registry.hpp") without a folder
 # named models/ landing in the prefix's shared include folder.
@@ -76,5 +76,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cellgraphConfig.cmake.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cellgraphConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/cellgraphConfig.cmake ${PROJECT_BINARY_DIR}/cellgraphConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake ${PROJECT_SOURCE_DIR}/cmake/FindGraphviz.cmake
         DESTINATION ${CELLGRAPH_INSTALL_CMAKEDIR})

@@ -49,6 +49,7 @@ namespace {
 ModelInfo cloud_model_info() {
   ModelInfo info;
   info.name = "cloud";
+  info.pictured_from_above = true;
   info.summary =
       "Dobashi et al. 2000 cloud growth: vapor (hum), phase transition (act), cloud (cld) bits; "
       "3D grids take the cloud neighborhood and open boundaries unless told otherwise; --fill sets "

@@ -10,6 +10,7 @@ namespace {
 ModelInfo golly_model_info() {
   ModelInfo info;
   info.name = "golly";
+  info.pictured_from_above = true;
   info.summary =
       "Golly rule files (.rule with @TABLE or @TREE, up to 256 states) on grids: WireWorld, "
       "Langton's loops, Codd, turmites, ...";

@@ -25,6 +25,7 @@ LifeLike read_lifelike(const Params& params) {
 ModelInfo lifelike_model_info() {
   ModelInfo info;
   info.name = "lifelike";
+  info.pictured_from_above = true;
   info.summary = "Life-like (B/S) and Generations rules on any graph: counts live neighbors";
   info.params = kLifeLikeParams;
   info.sweep_traits = sweep_model_traits<LifeLike>();

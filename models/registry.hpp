@@ -42,6 +42,10 @@ struct ModelInfo {
   // ising: "vonneumann"); empty: the command's own defaults. model_info<>() takes them from a
   // model struct's optional grid_neighborhood() and grid_boundary().
   std::string grid_neighborhood, grid_boundary;
+  // State 0 is empty space and the other states are sparse (Life, clouds): a 3D grid's picture
+  // looks from above at the cells not in state 0. Otherwise it shows a plane, since nearly
+  // every column of a dense model (Ising, SIR) holds some cell not in state 0.
+  bool pictured_from_above = false;
   // What the CUDA backend's sweep plan needs of the model (sweep_plan.hpp): whether it gathers
   // a one-bit signal, which may be packed 32 cells to a word, and its state's width. The
   // performance model prices a step by the plan. model_info<>() sets it; an entry written by

@@ -10,6 +10,7 @@ namespace {
 ModelInfo rule_number_model_info() {
   ModelInfo info;
   info.name = "rulenumber";
+  info.pictured_from_above = true;
   info.summary =
       "binary rules by number (Wolfram codes): elementary 1D, 2D Moore and von Neumann tables, "
       "totalistic and outer-totalistic codes";

@@ -25,12 +25,23 @@ int cli(const std::string& args) { return test::run_cli(args).status; }
 
 TEST_CASE("checkpoint: round trip, and damaged files refused") {
   ScratchDir s;
-  Checkpoint c{123, 7, "lifelike", "rule=B3/S23", "grid 4x4", 3, {{1, 0, 2}, {1, 2, 3, 4, 5, 6}}};
+  Checkpoint c{123,
+               7,
+               "lifelike",
+               "rule=B3/S23",
+               "grid 4x4",
+               3,
+               {{1, 0, 2}, {1, 2, 3, 4, 5, 6}},
+               {},
+               std::string("--grid\0"
+                           "4x4\0",
+                           11)};
   write_checkpoint(s / "a.ckpt", c);
   const Checkpoint back = read_checkpoint(s / "a.ckpt");
   CHECK(back.step == 123);
   CHECK(back.seed == 7);
   CHECK(back.parameters == "rule=B3/S23");
+  CHECK(back.run_options == c.run_options);
   CHECK(back.variables == c.variables);
 
   const std::string good = read_file(s / "a.ckpt");
@@ -93,10 +104,55 @@ TEST_CASE("checkpoint: the CLI restarts bit-identically and refuses a different 
   CHECK(cli("run --backend cpu --grid 64x48 --rule B3/S23 --restart " + s / "c.ckpt") != 0);
   CHECK(cli("run --backend cpu --grid 64x40 --rule B36/S23 --restart " + s / "c.ckpt") != 0);
   CHECK(cli(common + "--seed 4 --restart " + s / "c.ckpt") != 0);
-  CHECK(cli(common + "--fill 0.5 --restart " + s / "c.ckpt") != 0);
   CHECK(cli(common + "--checkpoint-every 5") != 0);  // no --checkpoint FILE
   CHECK(fs::exists(s / "c.ckpt"));
   CHECK(std::distance(fs::directory_iterator(s.path()), fs::directory_iterator{}) == 5);  // no temporaries left
+}
+
+TEST_CASE("checkpoint: a checkpoint alone continues its run, from any folder") {
+  ScratchDir s;
+  const std::string sir = "run --backend cpu --model sir --param beta=0.2 --param tau=3 --generate er:5000:5 --seed 9 ";
+  REQUIRE(cli(sir + "--fill-count 20 --steps 40 --states-out " + s / "a.txt") == 0);
+  REQUIRE(cli(sir + "--fill-count 20 --steps 17 --checkpoint " + s / "c.ckpt") == 0);
+  REQUIRE(cli("run --backend cpu --restart " + s / "c.ckpt" + " --steps 40 --states-out " + s / "b.txt") == 0);
+  CHECK(read_file(s / "a.txt") == read_file(s / "b.txt"));
+  // The original command plus --restart: the checkpoint's state replaces --fill-count.
+  const auto again =
+      test::run_cli(sir + "--fill-count 20 --restart " + s / "c.ckpt" + " --steps 40 --states-out " + s / "c.txt");
+  REQUIRE(again.status == 0);
+  CHECK(again.out.find("the checkpoint's state replaces --fill-count") != std::string::npos);
+  CHECK(read_file(s / "a.txt") == read_file(s / "c.txt"));
+  // What the command line gives differently is refused with the reason.
+  const auto other = test::run_cli("run --backend cpu --restart " + s / "c.ckpt" + " --param beta=0.3 --steps 40");
+  CHECK(other.status != 0);
+  CHECK(other.out.find("the checkpoint's parameters are") != std::string::npos);
+  CHECK(cli("run --backend cpu --restart " + s / "c.ckpt" + " --graph-seed 2 --steps 40") != 0);
+
+  // A pattern named by a relative path restarts from another folder.
+  const std::string life = std::string(CELLGRAPH_DATA_DIR) + "/patterns/life";
+  const std::string in_life = "cd " + life + " && " + test::cli_path() + " run --backend cpu --pattern acorn.rle ";
+  REQUIRE(test::run_command(in_life + "--steps 30 --rle " + s / "a.rle").status == 0);
+  REQUIRE(test::run_command(in_life + "--steps 12 --checkpoint " + s / "p.ckpt").status == 0);
+  REQUIRE(test::run_command("cd " + s.path().string() + " && " + test::cli_path() +
+                            " run --backend cpu --restart p.ckpt --steps 30 --rle b.rle")
+              .status == 0);
+  CHECK(read_file(s / "a.rle") == read_file(s / "b.rle"));
+}
+
+TEST_CASE("checkpoint: one without recorded options asks for the source") {
+  ScratchDir s;
+  Checkpoint c;
+  c.step = 5;
+  c.model = "lifelike";
+  c.parameters = "rule=B3/S23";
+  c.source = "grid 8x8 moore periodic";
+  c.vertices = 64;
+  c.variables = {std::vector<std::uint8_t>(64, 0)};
+  write_checkpoint(s / "old.ckpt", c);
+  const auto alone = test::run_cli("run --backend cpu --restart " + s / "old.ckpt" + " --steps 10");
+  CHECK(alone.status != 0);
+  CHECK(alone.out.find("does not record its source") != std::string::npos);
+  CHECK(cli("run --backend cpu --grid 8x8 --rule B3/S23 --restart " + s / "old.ckpt" + " --steps 10") == 0);
 }
 
 TEST_CASE("checkpoint: random models restart bit-identically, statistics and observables included") {

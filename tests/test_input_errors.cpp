@@ -275,7 +275,7 @@ TEST_CASE("input errors: out of memory while reading names the file and the line
                        "g.txt:2: out of memory at this line: the file needs more memory than there is", ParseError);
   // A graph of 2*10^8 vertices in a process allowed 1 GiB of address space, past --max-memory's
   // check; where the program cannot start so confined (sanitizers reserve terabytes), not.
-  const std::string confined = "ulimit -v 1048576; " + cli_path() + " compile --max-memory 1T ";
+  const std::string confined = "ulimit -v 1048576; " + cli_path() + " compile --max-memory 1T --vertex-ids index ";
   if (run_command(confined + "--grid 8x8").status != 0) return;
   const std::string graph = dir.write("big.txt", "0 1\n1 200000000\n");
   const CommandResult r = run_command(confined + "--graph " + graph);

@@ -384,10 +384,8 @@ TEST_CASE("pictures: bad picture options fail cleanly and write nothing") {
   struct Case {
     std::string args, message;
   } cases[] = {
-      {"--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") + " --gif " + dir / "a.gif",
-       "--gif needs a 2D or 3D grid source, or a mesh or graph with coordinates"},
-      {"--grid 64 --frames " + dir / "f", "--frames needs a 2D or 3D grid source"},
-      {"--mesh " + data_path("meshes/metis.mesh") + " --png " + dir / "x.png", "--png needs a 2D or 3D grid source"},
+      {"--generate er:30000:2 --gif " + dir / "a.gif", "--gif: graphs without coordinates are laid out for pictures"},
+      {"--generate er:30000:2 --frames " + dir / "f", "--frames: graphs without coordinates are laid out for pictures"},
       {"--grid 8x8 --frames-every 3", "--frames-every needs --frames BASE or --gif FILE"},
       {"--grid 8x8 --gif " + dir / "a.gif --png-size 8", "--png-size must be from 16 to 4096"},
       {"--grid 8x8 --gif " + dir / "a.gif --gif-delay 5", "--gif-delay must be from 10 to 655350 ms"},

@@ -66,6 +66,14 @@ TEST_CASE("progress: lines by the clock, with the rate and the time left") {
     progress.finish();
   });
   CHECK(quiet.empty());
+  // Items other than steps (bench's cases): named so, with no rate.
+  const std::string cases = stderr_of(dir, [] {
+    Progress progress(Progress::Mode::lines, 7, 0, "", "case");
+    progress.update(2);
+    progress.finish();
+  });
+  CHECK(cases.find("case 2 of 7 (29%), ") == 0);
+  CHECK(cases.find("/s") == std::string::npos);
   CHECK(stderr_of(dir, [] {
           Progress progress(Progress::Mode::off, 100, 10);
           std::this_thread::sleep_for(std::chrono::milliseconds(1100));

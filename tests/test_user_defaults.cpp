@@ -68,6 +68,9 @@ TEST_CASE("options: a prefix of an option is refused, with the option it looks l
   r = run_cli("compile --grid 8x8 --repot");
   CHECK_MESSAGE(contains(r.out, "cellgraph compile: error: unrecognised option '--repot'; did you mean --report?"),
                 r.out);
+  r = run_cli("perfmodel predict --model-fil m.csv --grid 64x64");  // the subcommands of perfmodel too
+  CHECK(r.status == 1);
+  CHECK_MESSAGE(contains(r.out, "unrecognised option '--model-fil'; did you mean --model-file?"), r.out);
 }
 
 TEST_CASE("options: an option far from every other gets no suggestion") {

@@ -77,6 +77,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
   w.put(c.model);
   w.put(c.parameters);
   w.put(c.source);
+  w.put(c.run_options);
   w.put(c.vertices);
   w.put(std::uint32_t(c.variables.size()));
   for (const auto& variable : c.variables) {
@@ -101,9 +102,9 @@ Checkpoint read_checkpoint(const std::string& path) {
   Reader r(bytes, path);
   r.get_bytes(sizeof kMagic);
   const std::uint32_t version = r.get<std::uint32_t>();
-  if (version != kCheckpointVersion)
-    throw Error("checkpoint " + path + " has version " + std::to_string(version) + "; this cellgraph reads version " +
-                std::to_string(kCheckpointVersion));
+  if (version != 1 && version != kCheckpointVersion)
+    throw Error("checkpoint " + path + " has version " + std::to_string(version) +
+                "; this cellgraph reads versions 1 to " + std::to_string(kCheckpointVersion));
   // The checksum covers everything before its last four bytes.
   const std::string body = bytes.substr(0, bytes.size() - 4);
   Reader tail(bytes, path);
@@ -121,6 +122,7 @@ Checkpoint read_checkpoint(const std::string& path) {
   c.model = r.get_string();
   c.parameters = r.get_string();
   c.source = r.get_string();
+  if (version >= 2) c.run_options = r.get_string();
   c.vertices = r.get<std::uint32_t>();
   const std::uint32_t count = r.get<std::uint32_t>();
   if (count > 64) throw Error("checkpoint " + path + " claims " + std::to_string(count) + " variables");

@@ -12,14 +12,17 @@ namespace {
 constexpr Rgb kSky{70, 130, 200}, kCloud{255, 255, 255};
 constexpr double kCellCover = 1.0 / 8;
 
-// A column of `count` cells (out of `columns` columns, for block means) not in state 0 hides
-// 1 - (7/8)^count of the sky, as if each such cell scattered an eighth of the light.
+// A column of `count` cells (out of `columns` columns, for block means) not in state 0.
 std::uint8_t shade(std::uint64_t count, std::uint64_t columns = 1) {
-  const double cover = 1.0 - std::pow(1.0 - kCellCover, double(count) / double(columns));
-  return std::uint8_t(std::lround(255.0 * cover));
+  return column_shade(double(count) / double(columns));
 }
 
 }  // namespace
+
+// Such a column hides 1 - (7/8)^count of the sky, as if each cell scattered an eighth of the light.
+std::uint8_t column_shade(double count) {
+  return std::uint8_t(std::lround(255.0 * (1.0 - std::pow(1.0 - kCellCover, count))));
+}
 
 std::vector<std::uint32_t> column_counts(const std::vector<std::uint32_t>& states, const GridSpec& grid) {
   if (grid.dims != 3 || states.size() != grid.cell_count())

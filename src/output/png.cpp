@@ -3,6 +3,7 @@
 #include <png.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csetjmp>
 #include <cstdio>
@@ -144,14 +145,20 @@ void encode(png_structp png, png_infop info, const Grid& grid, png_bytep row) {
   png_write_end(png, info);
 }
 
-// A palette image: one byte per pixel, the palette as PLTE.
-void encode_indexed(png_structp png, png_infop info, const IndexedImage& image, const std::vector<png_color>& palette) {
-  png_set_IHDR(png, info, png_uint_32(image.width), png_uint_32(image.height), 8, PNG_COLOR_TYPE_PALETTE,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+// A palette image: one byte per pixel, the palette as PLTE, rows filled one at a time.
+void encode_indexed(png_structp png, png_infop info, std::int64_t width, std::int64_t height,
+                    const std::vector<png_color>& palette, const RowFiller& fill_row, png_bytep row) {
+  png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_PLTE(png, info, palette.data(), int(palette.size()));
   png_set_compression_level(png, Z_BEST_SPEED);
   png_write_info(png, info);
-  for (std::int64_t y = 0; y < image.height; ++y) png_write_row(png, &image.pixels[std::size_t(y * image.width)]);
+  for (std::int64_t y = 0; y < height; ++y) {
+    fill_row(y, row);
+    for (std::int64_t x = 0; x < width; ++x)
+      if (row[x] >= palette.size()) png_error(png, "a pixel index is outside the palette");
+    png_write_row(png, row);
+  }
   png_write_end(png, info);
 }
 
@@ -193,19 +200,30 @@ void write_grid_png(const std::string& path, const std::vector<std::uint32_t>& s
 }
 
 void write_indexed_png(const std::string& path, const IndexedImage& image, const std::vector<Rgb>& colours) {
+  if (image.width >= 1 && image.height >= 1 && image.pixels.size() != std::size_t(image.width * image.height))
+    throw Error("cannot write " + path + ": pixel count does not match the size");
+  for (std::uint8_t index : image.pixels)  // named before any file is made
+    if (index >= colours.size())
+      throw Error("cannot write " + path + ": pixel index " + std::to_string(index) + " is outside the palette");
+  write_indexed_png(path, image.width, image.height, colours, [&](std::int64_t y, std::uint8_t* row) {
+    std::copy_n(image.pixels.begin() + std::ptrdiff_t(y * image.width), image.width, row);
+  });
+}
+
+void write_indexed_png(const std::string& path, std::int64_t width, std::int64_t height,
+                       const std::vector<Rgb>& colours, const RowFiller& fill_row) {
   auto reject = [&](const std::string& why) { throw Error("cannot write " + path + ": " + why); };
-  if (image.width < 1 || image.height < 1) reject("the image is empty");
-  if (std::uint64_t(image.width) * std::uint64_t(image.height) > kMaxPixels) reject("the image exceeds 2^31 pixels");
-  if (image.pixels.size() != std::size_t(image.width * image.height)) reject("pixel count does not match the size");
+  if (width < 1 || height < 1) reject("the image is empty");
+  if (std::uint64_t(width) * std::uint64_t(height) > kMaxPixels) reject("the image exceeds 2^31 pixels");
   if (colours.empty() || colours.size() > 256) reject("a palette holds 1 to 256 colours");
-  for (std::uint8_t index : image.pixels)
-    if (index >= colours.size()) reject("pixel index " + std::to_string(index) + " is outside the palette");
   std::vector<png_color> palette;
   for (const Rgb& c : colours) palette.push_back({c.r, c.g, c.b});
+  std::vector<png_byte> row(static_cast<std::size_t>(width));
   AtomicFile file(path);
   PngSession session(PngMode::write);
   png_set_write_fn(session.png(), &file.stream(), write_to_stream, flush_stream);
-  session.run("cannot write " + path, [&] { encode_indexed(session.png(), session.info(), image, palette); });
+  session.run("cannot write " + path,
+              [&] { encode_indexed(session.png(), session.info(), width, height, palette, fill_row, row.data()); });
   file.commit();
 }
 

@@ -19,10 +19,10 @@ std::string duration_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(Mode mode, std::uint64_t total_steps, std::uint64_t cells, std::string unit)
+Progress::Progress(Mode mode, std::uint64_t total_steps, std::uint64_t cells, std::string unit, std::string item)
     : mode_(mode), redraw_(mode == Mode::automatic && ::isatty(STDERR_FILENO)),
       interval_(mode == Mode::automatic && !redraw_ ? 10000 : 1000), total_(total_steps), cells_(cells),
-      unit_(std::move(unit)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+      unit_(std::move(unit)), item_(std::move(item)), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
 void Progress::update(std::uint64_t step) {
   if (mode_ == Mode::off) return;
@@ -36,12 +36,13 @@ void Progress::update(std::uint64_t step) {
 }
 
 void Progress::show(std::uint64_t step, double seconds) {
-  const double rate = seconds > 0 ? double(step) * double(cells_) / seconds : 0.0;
+  char rate[64] = "";
+  if (cells_ && seconds > 0)
+    std::snprintf(rate, sizeof rate, ", %.3g %s", double(step) * double(cells_) / seconds, unit_.c_str());
   const std::string left = step > 0 ? duration_text(seconds * double(total_ - step) / double(step)) : "?";
-  std::fprintf(stderr, "%sstep %llu of %llu (%.0f%%), %.3g %s, %s left%s", redraw_ ? "\r" : "",
+  std::fprintf(stderr, "%s%s %llu of %llu (%.0f%%)%s, %s left%s", redraw_ ? "\r" : "", item_.c_str(),
                static_cast<unsigned long long>(step), static_cast<unsigned long long>(total_),
-               total_ ? 100.0 * double(step) / double(total_) : 100.0, rate, unit_.c_str(), left.c_str(),
-               redraw_ ? "   " : "\n");
+               total_ ? 100.0 * double(step) / double(total_) : 100.0, rate, left.c_str(), redraw_ ? "   " : "\n");
   std::fflush(stderr);
   drawn_ = true;
 }

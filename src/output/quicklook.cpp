@@ -213,11 +213,12 @@ IndexedImage CellRaster::render(const std::vector<std::uint32_t>& states, const 
   return image;
 }
 
-IndexedImage grid_picture(const std::vector<std::uint32_t>& states, std::int64_t width, std::int64_t height,
-                          const StatePalette& palette, int scale, int max_side) {
-  if (width < 1 || height < 1 || states.size() != std::size_t(width * height))
-    throw Error("picture: a " + std::to_string(width) + "x" + std::to_string(height) + " grid does not match its " +
-                std::to_string(states.size()) + " states");
+namespace {
+
+// Cells (width x height, palette index index_at(x, y)) in a picture no larger than `max_side`
+// either way, as grid_picture() describes.
+template <class IndexAt>
+IndexedImage fit_cells(std::int64_t width, std::int64_t height, IndexAt index_at, int scale, std::int64_t max_side) {
   if (scale < 1 || max_side < 1) throw Error("picture: scale and size must be positive");
   const std::int64_t longer = std::max(width, height);
   if (longer <= max_side) {
@@ -225,22 +226,43 @@ IndexedImage grid_picture(const std::vector<std::uint32_t>& states, std::int64_t
     IndexedImage image{width * s, height * s, std::vector<std::uint8_t>(std::size_t(width * s * height * s))};
     for (std::int64_t y = 0; y < image.height; ++y)
       for (std::int64_t x = 0; x < image.width; ++x)
-        image.pixels[std::size_t(y * image.width + x)] = palette.index(states[std::size_t(y / s * width + x / s)]);
+        image.pixels[std::size_t(y * image.width + x)] = index_at(x / s, y / s);
     return image;
   }
   const std::int64_t f = (longer + max_side - 1) / max_side;
   IndexedImage image{(width + f - 1) / f, (height + f - 1) / f, {}};
-  std::vector<std::uint32_t> shown(std::size_t(image.width * image.height), 0);
-  std::vector<bool> found(shown.size(), false);
-  for (std::int64_t y = 0; y < height; ++y)  // cells in raster order: the first non-zero wins
+  image.pixels.assign(std::size_t(image.width * image.height), 0);
+  std::vector<bool> found(image.pixels.size(), false);
+  for (std::int64_t y = 0; y < height; ++y)  // cells in raster order: the first not 0 wins
     for (std::int64_t x = 0; x < width; ++x) {
       const std::size_t p = std::size_t(y / f * image.width + x / f);
-      const std::uint32_t state = states[std::size_t(y * width + x)];
-      if (state != 0 && !found[p]) shown[p] = state, found[p] = true;
+      if (found[p]) continue;
+      const std::uint8_t index = index_at(x, y);
+      if (index != 0) image.pixels[p] = index, found[p] = true;
     }
-  image.pixels.resize(shown.size());
-  for (std::size_t p = 0; p < shown.size(); ++p) image.pixels[p] = palette.index(shown[p]);
   return image;
+}
+
+}  // namespace
+
+IndexedImage grid_picture(const std::vector<std::uint32_t>& states, std::int64_t width, std::int64_t height,
+                          const StatePalette& palette, int scale, int max_side) {
+  if (width < 1 || height < 1 || states.size() != std::size_t(width * height))
+    throw Error("picture: a " + std::to_string(width) + "x" + std::to_string(height) + " grid does not match its " +
+                std::to_string(states.size()) + " states");
+  // State 0 has index 0 and no other state has: "not index 0" is "not state 0".
+  return fit_cells(
+      width, height, [&](std::int64_t x, std::int64_t y) { return palette.index(states[std::size_t(y * width + x)]); },
+      scale, max_side);
+}
+
+IndexedImage fit_picture(const IndexedImage& cells, int scale, int max_side) {
+  if (cells.width < 1 || cells.height < 1 || cells.pixels.size() != std::size_t(cells.width * cells.height))
+    throw Error("picture: a " + std::to_string(cells.width) + "x" + std::to_string(cells.height) +
+                " image does not match its " + std::to_string(cells.pixels.size()) + " pixels");
+  return fit_cells(
+      cells.width, cells.height,
+      [&](std::int64_t x, std::int64_t y) { return cells.pixels[std::size_t(y * cells.width + x)]; }, scale, max_side);
 }
 
 }  // namespace cellgraph

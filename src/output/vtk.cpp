@@ -1,10 +1,6 @@
 #include "cellgraph/output/vtk.hpp"
 
-#include <algorithm>
 #include <array>
-#include <bit>
-#include <charconv>
-#include <concepts>
 #include <cstddef>
 #include <filesystem>
 #include <limits>
@@ -16,180 +12,19 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "src/output/vtk_arrays.hpp"
 
 namespace cellgraph {
 namespace {
 
-// Binary arrays are memory copied into files that declare byte_order="LittleEndian".
-static_assert(std::endian::native == std::endian::little, "VTK binary output assumes a little-endian machine");
+using detail::attr;
+using detail::VtkXml;
 
 constexpr std::uint8_t kVtkVertex = 1;
 constexpr std::uint8_t kVtkLine = 3;
 constexpr std::uint8_t kVtkPolyhedron = 42;
 
-template <class T>
-constexpr std::string_view kVtkTypeName = "";
-template <>
-constexpr std::string_view kVtkTypeName<double> = "Float64";
-template <>
-constexpr std::string_view kVtkTypeName<std::int64_t> = "Int64";
-template <>
-constexpr std::string_view kVtkTypeName<std::uint32_t> = "UInt32";
-template <>
-constexpr std::string_view kVtkTypeName<std::uint8_t> = "UInt8";
-
 std::string error_prefix(const std::string& base) { return "VTK output " + base + ": "; }
-
-// Base64 of bytes fed in pieces, encoded as one stream: VTK's uncompressed binary arrays
-// encode the byte-count header and the values together, padded only at the very end.
-class Base64Writer {
- public:
-  explicit Base64Writer(std::ostream& out) : out_(out) {}
-
-  void write(std::span<const std::byte> bytes) {
-    for (std::byte b : bytes) {
-      group_[filled_++] = std::to_integer<std::uint8_t>(b);
-      if (filled_ == 3) emit_group();
-    }
-  }
-
-  void finish() {
-    if (filled_ > 0) emit_group();
-    out_.write(buffer_.data(), std::streamsize(used_));
-    used_ = 0;
-  }
-
- private:
-  void emit_group() {
-    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const std::uint32_t bits = std::uint32_t(group_[0]) << 16 | std::uint32_t(group_[1]) << 8 | group_[2];
-    if (used_ + 4 > buffer_.size()) {
-      out_.write(buffer_.data(), std::streamsize(used_));
-      used_ = 0;
-    }
-    buffer_[used_++] = kAlphabet[bits >> 18 & 63];
-    buffer_[used_++] = kAlphabet[bits >> 12 & 63];
-    buffer_[used_++] = filled_ > 1 ? kAlphabet[bits >> 6 & 63] : '=';
-    buffer_[used_++] = filled_ > 2 ? kAlphabet[bits & 63] : '=';
-    group_ = {};
-    filled_ = 0;
-  }
-
-  std::ostream& out_;
-  std::array<std::uint8_t, 3> group_{};
-  int filled_ = 0;
-  std::array<char, 4096> buffer_;
-  std::size_t used_ = 0;
-};
-
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// ` name="value"`, ready to follow an element name.
-std::string attr(std::string_view name, std::string_view value) {
-  return " " + std::string(name) + "=\"" + escaped(value) + "\"";
-}
-std::string attr(std::string_view name, std::integral auto value) { return attr(name, std::to_string(value)); }
-
-struct ArrayLayout {
-  std::string_view name;
-  int components = 1;
-  std::size_t values_per_line = 16;  // ascii only
-};
-
-// Indented VTK XML, elements and DataArrays; nesting depth sets the indentation.
-class VtkXml {
- public:
-  VtkXml(std::ostream& out, VtkEncoding encoding, int depth = 0) : out_(out), encoding_(encoding), depth_(depth) {}
-
-  int depth() const { return depth_; }
-
-  void open(std::string_view element, const std::string& attributes = {}) {
-    line("<" + std::string(element) + attributes + ">");
-    ++depth_;
-  }
-  void close(std::string_view element) {
-    --depth_;
-    line("</" + std::string(element) + ">");
-  }
-  void empty(std::string_view element, const std::string& attributes) {
-    line("<" + std::string(element) + attributes + "/>");
-  }
-
-  template <class T>
-  void data_array(const ArrayLayout& layout, const std::vector<T>& values) {
-    std::string attributes = attr("type", kVtkTypeName<T>) + attr("Name", layout.name);
-    if (layout.components > 1) attributes += attr("NumberOfComponents", layout.components);
-    attributes += attr("format", encoding_ == VtkEncoding::ascii ? "ascii" : "binary");
-    open("DataArray", attributes);
-    if (encoding_ == VtkEncoding::ascii) write_ascii(values, std::max<std::size_t>(layout.values_per_line, 1));
-    else write_base64(layout.name, values);
-    close("DataArray");
-  }
-
- private:
-  void indent() {
-    for (int level = 0; level < depth_; ++level) out_ << "  ";
-  }
-  void line(const std::string& text) {
-    indent();
-    out_ << text << '\n';
-  }
-
-  template <class T>
-  void write_ascii(const std::vector<T>& values, std::size_t values_per_line) {
-    char number[32];  // any int64 or shortest-form double
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (i % values_per_line != 0) {
-        out_ << ' ';
-      } else {
-        if (i > 0) out_ << '\n';
-        indent();
-      }
-      out_.write(number, std::to_chars(number, number + sizeof number, values[i]).ptr - number);
-    }
-    if (!values.empty()) out_ << '\n';
-  }
-
-  template <class T>
-  void write_base64(std::string_view name, const std::vector<T>& values) {
-    const std::uint64_t bytes = std::uint64_t(values.size()) * sizeof(T);
-    if (bytes > std::numeric_limits<std::uint32_t>::max())
-      throw Error("VTK array \"" + std::string(name) + "\" has " + std::to_string(bytes) +
-                  " bytes, more than its UInt32 size header can count (4 GiB)");
-    const std::uint32_t header = static_cast<std::uint32_t>(bytes);
-    indent();
-    Base64Writer base64(out_);
-    base64.write(std::as_bytes(std::span(&header, 1)));
-    base64.write(std::as_bytes(std::span(values)));
-    base64.finish();
-    out_ << '\n';
-  }
-
-  std::ostream& out_;
-  VtkEncoding encoding_;
-  int depth_;
-};
 
 // A snapshot's XML split where its state array goes.
 struct Skeleton {
@@ -206,8 +41,7 @@ Skeleton render_skeleton(VtkEncoding encoding, std::string_view dataset, const s
   std::ostringstream text;
   VtkXml xml(text, encoding);
   text << "<?xml version=\"1.0\"?>\n";
-  xml.open("VTKFile", attr("type", dataset) + attr("version", "1.0") + attr("byte_order", "LittleEndian") +
-                          attr("header_type", "UInt32"));
+  xml.open("VTKFile", detail::vtk_file_attributes(dataset, encoding));
   xml.open(dataset, dataset_attributes);
   xml.open("Piece", piece_attributes);
   xml.open(state_data, attr("Scalars", "state"));
@@ -238,11 +72,11 @@ struct CellList {
 // The geometry of an UnstructuredGrid piece: its points (x, y, z each) and cells.
 void write_points_and_cells(VtkXml& xml, const std::vector<double>& points_xyz, const CellList& cells) {
   xml.open("Points");
-  xml.data_array({"Points", 3, 3}, points_xyz);
+  xml.data_array({"Points", 3, 3}, detail::narrowest_real(points_xyz));
   xml.close("Points");
   xml.open("Cells");
-  xml.data_array({"connectivity"}, cells.connectivity);
-  xml.data_array({"offsets"}, cells.offsets);
+  xml.data_array({"connectivity"}, detail::narrowest_index(cells.connectivity));
+  xml.data_array({"offsets"}, detail::narrowest_index(cells.offsets));
   xml.data_array({"types"}, cells.types);
   xml.close("Cells");
 }
@@ -316,11 +150,10 @@ void check_grid_shape(const std::string& base, const GridSpec& grid) {
 // The ParaView collection (.pvd) of the snapshots written at `steps`, each named by its file
 // name alone (snapshots sit beside the collection).
 template <class SnapshotPath>
-void write_collection(const std::string& path, VtkEncoding encoding, const std::vector<std::uint64_t>& steps,
-                      SnapshotPath snapshot_path) {
+void write_collection(const std::string& path, const std::vector<std::uint64_t>& steps, SnapshotPath snapshot_path) {
   AtomicFile file(path);
   std::ostream& out = file.stream();
-  VtkXml xml(out, encoding);
+  VtkXml xml(out, VtkEncoding::ascii);  // elements only, no arrays
   out << "<?xml version=\"1.0\"?>\n";
   xml.open("VTKFile", attr("type", "Collection") + attr("version", "1.0") + attr("byte_order", "LittleEndian"));
   xml.open("Collection");
@@ -341,19 +174,26 @@ std::string zero_padded_path(const std::string& base, std::uint64_t step, const 
 
 }  // namespace
 
-VtkSeries::VtkSeries(std::string base, VtkEncoding encoding, SnapshotTemplate snapshot)
-    : base_(std::move(base)), encoding_(encoding), template_(std::move(snapshot)) {
+std::optional<VtkEncoding> vtk_encoding_for_compression(std::string_view name) {
+  if (name == "zlib") return VtkEncoding::zlib;
+  if (name == "none") return VtkEncoding::binary;
+  return std::nullopt;
+}
+
+VtkSeries::VtkSeries(std::string base, VtkFormat format, SnapshotTemplate snapshot)
+    : base_(std::move(base)), format_(format), template_(std::move(snapshot)) {
   // Snapshots sit beside the collection, which lists them by file name alone.
   if (std::filesystem::path(base_).filename().empty())
     throw Error(error_prefix(base_) + "the base path names a folder; give a name prefix (out/run)");
 }
 
-VtkSeries VtkSeries::for_grid(std::string base, const GridSpec& grid, VtkEncoding encoding) {
+VtkSeries VtkSeries::for_grid(std::string base, const GridSpec& grid, VtkFormat format) {
   check_grid_shape(base, grid);
   const std::string extent = grid_extent(grid);
   const std::string image = attr("WholeExtent", extent) + attr("Origin", "0 0 0") + attr("Spacing", "1 1 1");
-  Skeleton skeleton = render_skeleton(encoding, "ImageData", image, attr("Extent", extent), "CellData", [](VtkXml&) {});
-  return VtkSeries(std::move(base), encoding,
+  Skeleton skeleton =
+      render_skeleton(format.encoding, "ImageData", image, attr("Extent", extent), "CellData", [](VtkXml&) {});
+  return VtkSeries(std::move(base), format,
                    {.extension = "vti",
                     .before_states = std::move(skeleton.before_states),
                     .after_states = std::move(skeleton.after_states),
@@ -363,7 +203,7 @@ VtkSeries VtkSeries::for_grid(std::string base, const GridSpec& grid, VtkEncodin
                     .states_per_line = std::size_t(grid.size[0])});
 }
 
-VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges edges, VtkEncoding encoding) {
+VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges edges, VtkFormat format) {
   const VertexId n = graph.num_vertices();
   const bool has_coords =
       (graph.coord_dim == 2 || graph.coord_dim == 3) && graph.coords.size() == std::size_t(n) * graph.coord_dim;
@@ -375,8 +215,8 @@ VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges ed
       const std::array<std::uint32_t, 2> line{u, v};
       cells.add(kVtkLine, line);
     });
-  Skeleton skeleton = render_unstructured(encoding, points_xyz(graph), cells, "PointData");
-  return VtkSeries(std::move(base), encoding,
+  Skeleton skeleton = render_unstructured(format.encoding, points_xyz(graph), cells, "PointData");
+  return VtkSeries(std::move(base), format,
                    {.extension = "vtu",
                     .before_states = std::move(skeleton.before_states),
                     .after_states = std::move(skeleton.after_states),
@@ -386,7 +226,7 @@ VtkSeries VtkSeries::for_graph(std::string base, const Graph& graph, VtkEdges ed
 }
 
 VtkSeries VtkSeries::for_mesh_elements(std::string base, const Mesh& mesh, const std::vector<std::uint32_t>& elements,
-                                       VtkEncoding encoding) {
+                                       VtkFormat format) {
   check_mesh_elements(base, mesh, elements);
   const std::span<const std::uint32_t> nodes(mesh.element_nodes);
   CellList cells;
@@ -394,8 +234,8 @@ VtkSeries VtkSeries::for_mesh_elements(std::string base, const Mesh& mesh, const
     const std::uint64_t first = mesh.element_offsets[element];
     cells.add(mesh.element_type[element], nodes.subspan(first, mesh.element_offsets[element + 1] - first));
   }
-  Skeleton skeleton = render_unstructured(encoding, mesh.nodes, cells, "CellData");
-  return VtkSeries(std::move(base), encoding,
+  Skeleton skeleton = render_unstructured(format.encoding, mesh.nodes, cells, "CellData");
+  return VtkSeries(std::move(base), format,
                    {.extension = "vtu",
                     .before_states = std::move(skeleton.before_states),
                     .after_states = std::move(skeleton.after_states),
@@ -430,8 +270,11 @@ void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& stat
   AtomicFile file(snapshot_path(step));
   std::ostream& out = file.stream();
   out << template_.before_states;
-  VtkXml xml(out, encoding_, template_.states_depth);
-  xml.data_array({"state", 1, template_.states_per_line}, states);
+  VtkXml xml(out, format_.encoding, template_.states_depth);
+  // The type the model's states need; 0 states (not known) keeps UInt32.
+  const std::uint64_t largest_state =
+      format_.num_states ? format_.num_states - 1 : std::numeric_limits<std::uint32_t>::max();
+  xml.data_array({"state", 1, template_.states_per_line}, detail::narrowest_unsigned(states, largest_state));
   for (const VtkNamedArray& array : more) xml.data_array({array.name, 1, template_.states_per_line}, array.values);
   out << template_.after_states;
   file.commit();
@@ -439,7 +282,7 @@ void VtkSeries::write(std::uint64_t step, const std::vector<std::uint32_t>& stat
 }
 
 void VtkSeries::finish() {
-  write_collection(collection_path(), encoding_, steps_, [&](std::uint64_t step) { return snapshot_path(step); });
+  write_collection(collection_path(), steps_, [&](std::uint64_t step) { return snapshot_path(step); });
 }
 
 VtkPointSeries::VtkPointSeries(std::string base, int dims, VtkEncoding encoding)
@@ -488,15 +331,14 @@ void VtkPointSeries::write(std::uint64_t step, const std::vector<double>& positi
   std::ostream& out = file.stream();
   VtkXml xml(out, encoding_);
   out << "<?xml version=\"1.0\"?>\n";
-  xml.open("VTKFile", attr("type", "UnstructuredGrid") + attr("version", "1.0") + attr("byte_order", "LittleEndian") +
-                          attr("header_type", "UInt32"));
+  xml.open("VTKFile", detail::vtk_file_attributes("UnstructuredGrid", encoding_));
   xml.open("UnstructuredGrid");
   xml.open("Piece", attr("NumberOfPoints", n) + attr("NumberOfCells", n));
   xml.open("PointData", attr("Scalars", "id"));
-  xml.data_array({"id"}, ids);
+  xml.data_array({"id"}, detail::narrowest_unsigned(ids, 0));
   for (const Array& a : arrays) {
-    if (a.components == 1) xml.data_array({a.name}, a.values);
-    else xml.data_array({a.name, 3, 3}, as_xyz(a.values, a.components));
+    if (a.components == 1) xml.data_array({a.name}, detail::narrowest_real(a.values));
+    else xml.data_array({a.name, 3, 3}, detail::narrowest_real(as_xyz(a.values, a.components)));
   }
   xml.close("PointData");
   write_points_and_cells(xml, as_xyz(positions, dims_), cells);
@@ -508,7 +350,7 @@ void VtkPointSeries::write(std::uint64_t step, const std::vector<double>& positi
 }
 
 void VtkPointSeries::finish() {
-  write_collection(collection_path(), encoding_, steps_, [&](std::uint64_t step) { return snapshot_path(step); });
+  write_collection(collection_path(), steps_, [&](std::uint64_t step) { return snapshot_path(step); });
 }
 
 }  // namespace cellgraph

@@ -34,12 +34,15 @@ void RleWriter::report(std::vector<WrittenOutput>& outputs) const {
   outputs.push_back({RunOutput::rle, path_, {path_}});
 }
 
-StateFileWriter::StateFileWriter(std::string path, const Simulation& sim, const RunRanks& ranks)
-    : path_(std::move(path)), sim_(sim), ranks_(ranks) {}
+StateFileWriter::StateFileWriter(std::string path, const Simulation& sim, const RunRanks& ranks,
+                                 const std::vector<std::string>* vertex_labels)
+    : path_(std::move(path)), sim_(sim), ranks_(ranks), vertex_labels_(vertex_labels) {}
 
 void StateFileWriter::finish(std::uint64_t, StepCache& cache) {
   const std::vector<std::uint32_t>& states = shared_states(sim_, cache);
-  if (ranks_.writes_files()) write_state_file(path_, states);
+  if (!ranks_.writes_files()) return;
+  if (vertex_labels_) write_state_file(path_, states, *vertex_labels_);
+  else write_state_file(path_, states);
 }
 
 void StateFileWriter::finish_stopped(std::uint64_t, StepCache&, StoppedOutputs& outputs) {

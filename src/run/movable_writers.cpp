@@ -30,9 +30,9 @@ ObservablesStatsWriter::ObservablesStatsWriter(std::string path, MovableSimulati
           ranks) {}
 
 VtkPointsWriter::VtkPointsWriter(const std::string& base, const MovableSimulation& sim, std::uint64_t every,
-                                 std::vector<ParticleArray> arrays, const RunRanks& ranks)
+                                 std::vector<ParticleArray> arrays, const RunRanks& ranks, VtkEncoding encoding)
     : collection_path_(base + ".pvd"), sim_(sim), every_(every), arrays_(std::move(arrays)) {
-  if (ranks.writes_files()) series_.emplace(base, sim_.box().dims);
+  if (ranks.writes_files()) series_.emplace(base, sim_.box().dims, encoding);
 }
 
 void VtkPointsWriter::write(std::uint64_t step, StepCache& cache) {

@@ -9,18 +9,19 @@ bool has_vtk_geometry(const Source& source) {
          source.graph.coord_dim;
 }
 
-VtkSeries vtk_series_for(const std::string& base, const Source& source) {
-  if (source.grid) return VtkSeries::for_grid(base, *source.grid);
+VtkSeries vtk_series_for(const std::string& base, const Source& source, VtkFormat format) {
+  if (source.grid) return VtkSeries::for_grid(base, *source.grid, format);
   if (source.mesh && !source.mesh_elements.empty() && source.mesh->has_coordinates)
-    return VtkSeries::for_mesh_elements(base, *source.mesh, source.mesh_elements);
-  if (source.graph.coord_dim) return VtkSeries::for_graph(base, source.graph);
+    return VtkSeries::for_mesh_elements(base, *source.mesh, source.mesh_elements, format);
+  if (source.graph.coord_dim) return VtkSeries::for_graph(base, source.graph, VtkEdges::automatic, format);
   throw Error("VTK output needs a grid, a mesh with coordinates, or a graph with coordinates");
 }
 
 VtkSeriesWriter::VtkSeriesWriter(const std::string& base, const Source& source, const Simulation& sim,
-                                 std::uint64_t every, std::vector<std::string> variable_names, const RunRanks& ranks)
+                                 std::uint64_t every, std::vector<std::string> variable_names, const RunRanks& ranks,
+                                 VtkEncoding encoding)
     : collection_path_(base + ".pvd"), sim_(sim), every_(every), variable_names_(std::move(variable_names)) {
-  if (ranks.writes_files()) series_.emplace(vtk_series_for(base, source));
+  if (ranks.writes_files()) series_.emplace(vtk_series_for(base, source, {encoding, sim.num_states()}));
 }
 
 void VtkSeriesWriter::write(std::uint64_t step, StepCache& cache) {
@@ -70,9 +71,11 @@ Trigger PicturesWriter::trigger() const {
 }
 
 void PicturesWriter::write(std::uint64_t step, StepCache& cache) {
+  // Called every gcd of the frame and space-time row intervals; every rank skips alike.
+  if (!pictures_->wants(step)) return;
   const std::vector<std::uint32_t>& states = shared_states(sim_, cache);
   if (ranks_.writes_files()) pictures_->snapshot(step, states);
-  written_steps_.push_back(step);
+  if (pictures_->takes_frame(step)) written_steps_.push_back(step);
 }
 
 void PicturesWriter::finish(std::uint64_t, StepCache& cache) {

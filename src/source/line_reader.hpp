@@ -1,6 +1,7 @@
 // Line-oriented reading shared by the graph-file and mesh readers: line numbers, comment and
-// blank lines, whitespace tokens, and number parsing whose failures read "file:line: what is
-// wrong". Binary blocks between lines (Gmsh) and values that wrap across lines (VTK) too.
+// blank lines, whitespace tokens (or, for edge lists, comma- or tab-separated fields, quoted as
+// CSV quotes them), and number parsing whose failures read "file:line: what is wrong". Binary
+// blocks between lines (Gmsh) and values that wrap across lines (VTK) too.
 #pragma once
 #include <algorithm>
 #include <cerrno>
@@ -49,6 +50,10 @@ inline std::size_t reserve_hint(std::uint64_t claimed) {
 
 enum class BlankLines { skip, keep };
 
+// Where a line splits into fields: at runs of blanks (spaces, tabs), or at each comma or each
+// tab, the fields then trimmed of blanks (CSV and TSV files, whose fields may hold spaces).
+enum class FieldSeparator { blanks, comma, tab };
+
 // The bytes from `in`'s position to its end, where the stream can tell (files, strings).
 inline std::optional<std::uint64_t> bytes_to_end(std::istream& in) {
   const std::streampos here = in.tellg();
@@ -64,21 +69,51 @@ class LineReader {
  public:
   // `lines_before`: how many lines of the file precede `in` (a part of a file read apart).
   LineReader(std::istream& in, std::string name, std::size_t lines_before = 0)
-      : in_(in), name_(std::move(name)), line_number_(lines_before), size_(bytes_to_end(in)) {}
+      : in_(in), name_(std::move(name)), line_number_(lines_before), lines_read_(lines_before),
+        size_(bytes_to_end(in)) {}
 
   // Moves to the next line that is not a comment (its first non-blank character is one of
   // `comment_marks`) and, unless kept, not blank. False at the end of the input.
   bool next(std::string_view comment_marks, BlankLines blank = BlankLines::skip) {
     while (std::getline(in_, line_)) {
-      ++line_number_;
+      line_number_ = ++lines_read_;
       consumed_ += line_.size() + (in_.eof() ? 0 : 1);
+      const std::size_t first = first_non_blank();
+      const bool skipped = first == line_.size() ? blank == BlankLines::skip
+                                                 : comment_marks.find(line_[first]) != std::string_view::npos;
+      if (skipped) continue;
       split();
-      const bool skipped =
-          tokens_.empty() ? blank == BlankLines::skip : comment_marks.find(tokens_[0][0]) != std::string_view::npos;
-      if (!skipped) return true;
+      return true;
     }
-    if (in_.bad()) fail_at(line_number_ + 1, "read error");
+    if (in_.bad()) fail_at(lines_read_ + 1, "read error");
     return false;
+  }
+
+  // Splits the current line and those after it at `separator`. With `quotes`, a field that
+  // starts with a double quote runs to the closing one, separators and blanks included, and ""
+  // inside it is one quote (as CSV writers quote); elsewhere a quote is an ordinary character.
+  void split_fields(FieldSeparator separator, bool quotes) {
+    separator_ = separator;
+    quotes_ = quotes;
+    split();
+  }
+
+  // The current line as read, for readers that tell formats apart by its characters.
+  std::string_view line() const { return line_; }
+
+  // A line read earlier, for readers that look ahead (an edge list's first line is a header or
+  // an edge, depending on the line after it).
+  struct SavedLine {
+    std::string text;
+    std::size_t number = 0;
+  };
+  SavedLine save_line() const { return {line_, line_number_}; }
+  // Makes `saved` the current line again: its fields, and its number in messages. The next line
+  // read is still the one after the last read.
+  void restore_line(const SavedLine& saved) {
+    line_ = saved.text;
+    line_number_ = saved.number;
+    split();
   }
 
   // Reads `size` raw bytes that follow the current line, counting the line breaks among them
@@ -86,7 +121,8 @@ class LineReader {
   bool read_bytes(char* out, std::size_t size) {
     in_.read(out, static_cast<std::streamsize>(size));
     const auto got = static_cast<std::size_t>(in_.gcount());
-    line_number_ += static_cast<std::size_t>(std::count(out, out + got, '\n'));
+    lines_read_ += static_cast<std::size_t>(std::count(out, out + got, '\n'));
+    line_number_ = lines_read_;
     consumed_ += got;
     return got == size;
   }
@@ -170,8 +206,64 @@ class LineReader {
   }
 
  private:
+  std::size_t first_non_blank() const {
+    std::size_t i = 0;
+    while (i < line_.size() && is_blank(line_[i])) ++i;
+    return i;
+  }
+
   void split() {
     tokens_.clear();
+    if (first_non_blank() == line_.size()) return;  // a blank line has no fields
+    if (separator_ == FieldSeparator::blanks && !quotes_) return split_at_blanks();
+    // Quoted fields are copied out without their quotes; the copies never outgrow the line,
+    // so views into them stay valid.
+    unquoted_.clear();
+    unquoted_.reserve(line_.size());
+    const bool at_blanks = separator_ == FieldSeparator::blanks;
+    const char separator = separator_ == FieldSeparator::comma ? ',' : '\t';
+    const auto is_padding = [&](char c) { return is_blank(c) && (at_blanks || c != separator); };
+    const std::size_t n = line_.size();
+    std::size_t i = 0;
+    while (true) {
+      while (i < n && is_padding(line_[i])) ++i;
+      if (at_blanks && i == n) return;
+      if (quotes_ && i < n && line_[i] == '"') {
+        tokens_.push_back(unquote(i));
+        if (!at_blanks)
+          while (i < n && is_padding(line_[i])) ++i;
+        if (i < n && (at_blanks ? !is_blank(line_[i]) : line_[i] != separator))
+          fail("text after the closing quote of field " + std::to_string(tokens_.size()));
+      } else {
+        const std::size_t start = i;
+        while (i < n && (at_blanks ? !is_blank(line_[i]) : line_[i] != separator)) ++i;
+        std::size_t end = i;
+        while (end > start && is_blank(line_[end - 1])) --end;
+        tokens_.emplace_back(line_.data() + start, end - start);
+      }
+      if (i == n) return;
+      ++i;  // past the separator; after a last one, an empty field follows
+    }
+  }
+
+  // The quoted field that starts at line_[i], without its quotes; `i` moves past the closing one.
+  std::string_view unquote(std::size_t& i) {
+    const std::size_t start = unquoted_.size();
+    for (++i; i < line_.size(); ++i) {
+      if (line_[i] != '"') {
+        unquoted_ += line_[i];
+      } else if (i + 1 < line_.size() && line_[i + 1] == '"') {
+        unquoted_ += '"';
+        ++i;
+      } else {
+        ++i;
+        return std::string_view(unquoted_.data() + start, unquoted_.size() - start);
+      }
+    }
+    fail("field " + std::to_string(tokens_.size() + 1) + " opens a quote that the line does not close");
+  }
+
+  void split_at_blanks() {
     const std::size_t n = line_.size();
     for (std::size_t i = 0; i < n;) {
       while (i < n && is_blank(line_[i])) ++i;
@@ -180,13 +272,18 @@ class LineReader {
       if (i > start) tokens_.emplace_back(line_.data() + start, i - start);
     }
   }
+
   static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
   std::istream& in_;
   std::string name_;
   std::string line_;
-  std::size_t line_number_ = 0;
-  std::vector<std::string_view> tokens_;  // views into line_
+  std::size_t line_number_ = 0;  // the current line's
+  std::size_t lines_read_ = 0;   // the last line read; the next one's number follows it
+  FieldSeparator separator_ = FieldSeparator::blanks;
+  bool quotes_ = false;
+  std::vector<std::string_view> tokens_;  // views into line_ or unquoted_
+  std::string unquoted_;                  // quoted fields without their quotes
   std::optional<std::uint64_t> size_;     // bytes from the start to the end; none: unknown
   std::uint64_t consumed_ = 0;
   mutable std::optional<std::uint64_t> memory_limit_;

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <limits>
 #include <new>
+#include <string_view>
+#include <unordered_map>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/memory_budget.hpp"
@@ -153,11 +155,15 @@ Source load(const SourceSpec& spec) {
   if (!spec.generator.empty()) {
     check_generator_memory(spec.generator);
     source.graph = generate_graph(spec.generator, spec.generator_seed);
-    source.description = "generated " + spec.generator;
+    // Another seed is another graph: a restart must tell them apart.
+    source.description = "generated " + spec.generator +
+                         (spec.generator_seed == 1 ? "" : " seed " + std::to_string(spec.generator_seed));
     return source;
   }
   if (!spec.graph_file.empty()) {
-    source.graph = read_graph_file(spec.graph_file, spec.graph_options);
+    LabelledGraph file = read_labelled_graph_file(spec.graph_file, spec.graph_options);
+    source.graph = std::move(file.graph);
+    source.vertex_labels = std::move(file.vertex_labels);
     source.description = "graph " + base_name(spec.graph_file);
     return source;
   }
@@ -228,12 +234,24 @@ std::vector<std::uint32_t> random_fill_count(std::uint32_t num_vertices, std::ui
   return states;
 }
 
-std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::string& list) {
+std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::string& list,
+                                        const std::vector<std::string>& vertex_labels) {
   std::vector<std::uint32_t> states(num_vertices, 0);
+  std::unordered_map<std::string_view, std::uint32_t> vertex_named;
+  for (std::uint32_t v = 0; v < vertex_labels.size(); ++v) vertex_named.emplace(vertex_labels[v], v);
   std::size_t start = 0;
   while (start <= list.size()) {
     const std::size_t comma = std::min(list.find(',', start), list.size());
     const std::string item = list.substr(start, comma - start);
+    if (!vertex_labels.empty()) {
+      const auto named = vertex_named.find(item);
+      if (named == vertex_named.end())
+        throw OptionError("cells", "--cells: no vertex is named " + quoted_text(item) +
+                                       " (the graph file names its vertices; --cells lists those names)");
+      states[named->second] = 1;
+      start = comma + 1;
+      continue;
+    }
     std::uint64_t id = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size())

@@ -25,6 +25,28 @@ def write(target, name, data):
 # Edge lists: 0-based, 1-based with weights and comments.
 write("graph_edges", "zero-based.txt", "0 1\n1 2\n2 0\n2 3\n")
 write("graph_edges", "weighted.txt", "# u v weight\n% another comment\n1 2 0.5\n2 3 1.5\n3 1 2\n4 4 1\n")
+# Edge lists as pandas, igraph and spreadsheets write them: headers, names, CSV quotes, sparse ids.
+write("graph_edges", "header.csv", "source,target,weight\n1,2,0.5\n2,3,1.5\n")
+write("graph_edges", "pandas-index.csv", ",source,target\n0,alice,bob\n1,bob,carol\n")
+write("graph_edges", "names.txt", "# named vertices\ncarol dave\nalice carol\nbob alice\n")
+write("graph_edges", "quoted.csv", '"Smith, J.","O""Brien"\nJones,"Smith, J."\n')
+write("graph_edges", "tabs.tsv", "from\tto\tweight\nJean Valjean\tMyriel\t2\nMyriel\tNapoleon\t1\n")
+write("graph_edges", "sparse.txt", "26196 5\n1000 26196\n")
+
+# GraphML: key defaults, nested graphs, undeclared edge ends, a directed file with coordinates.
+GRAPHML = '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+write("graph_graphml", "nested.graphml",
+      GRAPHML + '<key id="z" for="node" attr.name="z" attr.type="double"><default>7</default></key>\n'
+      '<graph edgedefault="undirected">\n<node id="b"/>\n<edge source="b" target="c"/>\n'
+      '<graph edgedefault="undirected"><node id="a"/><edge source="a" target="b"/></graph>\n</graph>\n</graphml>\n')
+write("graph_graphml", "directed-xy.graphml",
+      GRAPHML + '<key id="x" for="node" attr.name="x" attr.type="float"/>\n'
+      '<key id="y" for="node" attr.name="y" attr.type="float"/>\n'
+      '<key id="w" for="edge" attr.name="weight" attr.type="double"/>\n<graph edgedefault="directed">\n'
+      '<node id="0"><data key="x">1.5</data><data key="y">-2</data></node>\n'
+      '<node id="1"><data key="x">0</data><data key="y">3e2</data></node>\n'
+      '<edge source="0" target="1"><data key="w">0.25</data></edge>\n<edge source="1" target="0"/>\n'
+      '</graph>\n</graphml>\n')
 
 # Gmsh: a unit square of two triangles and a boundary line, in each version and file type.
 SQUARE = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
@@ -96,14 +118,19 @@ for header, size_format in (("UInt32", "<I"), ("UInt64", "<Q")):
 # Per-vertex state files and METIS .part files.
 write("state_file", "states.txt", "# one state per vertex\n0\n1\n2\n\n1\n")
 write("state_file", "large.txt", "4294967295\n0\n")
+write("state_file", "labelled.txt", '# cellgraph states, 3 vertices: label state\na 1\n"b c" 0\n"#d" 2\n')
 write("partition_file", "two-parts.part", "0\n1\n1\n% comment\n0\n")
 
 
 # Checkpoints (src/output/checkpoint.cpp): magic, version, step, seed, model, parameters,
-# source, vertices, variables (width, bytes), CRC-32 of everything before it.
-def checkpoint(step, seed, model, parameters, source, vertices, variables):
+# source, run options (version 2), vertices, variables (width, bytes), CRC-32 of everything
+# before it. Without run options: a version 1 file.
+def checkpoint(step, seed, model, parameters, source, vertices, variables, run_options=None):
     text = lambda s: struct.pack("<I", len(s)) + s.encode()
-    body = b"CGCKPT\r\n" + struct.pack("<IQQ", 1, step, seed) + text(model) + text(parameters) + text(source)
+    version = 1 if run_options is None else 2
+    body = b"CGCKPT\r\n" + struct.pack("<IQQ", version, step, seed) + text(model) + text(parameters) + text(source)
+    if run_options is not None:
+        body += text("".join(token + "\0" for token in run_options))
     body += struct.pack("<II", vertices, len(variables))
     for width, values in variables:
         body += struct.pack("<I", width) + bytes(values)
@@ -114,5 +141,8 @@ write("checkpoint", "life.checkpoint",
       checkpoint(42, 7, "lifelike", "rule=B3/S23", "grid 4x4 moore periodic", 16, [(1, [0, 1] * 8)]))
 write("checkpoint", "cloud.checkpoint",
       checkpoint(3, 1, "cloud", "", "grid 2x2x2 cloud fixed:0", 8, [(1, [1] * 8), (1, [0] * 8), (1, [1, 0] * 4)]))
+write("checkpoint", "options.checkpoint",
+      checkpoint(9, 3, "lifelike", "rule=B36/S23", "grid 4x2 moore periodic", 8, [(1, [1, 0] * 4)],
+                 ["--grid", "4x2", "--rule", "B36/S23", "--seed", "3"]))
 write("checkpoint", "wide.checkpoint",
       checkpoint(0, 1, "sir", "beta=0.3", "graph karate.mtx", 3, [(4, [1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0])]))

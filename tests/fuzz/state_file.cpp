@@ -1,6 +1,7 @@
 // Fuzz target state_file: per-vertex state files (read_state_file, src/source/graph_file.cpp)
 // on any bytes, written to a file since the reader takes a path. Each input is read for as
-// many vertices as it has lines, one fewer, one more, and none.
+// many vertices as it has lines, one fewer, one more, and none; then as the states of three
+// labelled vertices.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,5 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::finding("read_state_file returned the wrong number of states",
                     std::to_string(states.size()) + " for " + std::to_string(vertices) + " vertices");
   }
+  static const std::vector<std::string> labels = {"a", "b c", "#d"};
+  std::vector<std::uint32_t> states;
+  if (fuzz::guarded("read_state_file", path, [&] { states = read_state_file(path, 3, 0, labels); }) &&
+      states.size() != 3)
+    fuzz::finding("read_state_file returned the wrong number of states", std::to_string(states.size()) + " for 3");
   return 0;
 }

@@ -100,11 +100,17 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
                                                         const models::ModelInfo& model, const models::Params& params,
                                                         SimulationOptions options);
 
-// Parses `args` (and the --config file, if `desc` has that option and it is given). Prints
-// help and returns false for --help. Throws Error for bad options; config errors name
-// "file:line".
+// Parses `args` (and the --config file, if `desc` has that option and it is given); arguments
+// without a name are values of the option `positional` (none when null). Prints help and returns
+// false for --help. Throws Error for bad options, with the nearest names for an unknown one;
+// config errors name "file:line".
 bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
-                   po::variables_map& vm);
+                   po::variables_map& vm, const char* positional = nullptr);
+
+// An option's value as the command line would give it, one text per occurrence (--param may
+// have several); a double as the shortest text that reads back to it. Throws Error for a type
+// no option here has.
+std::vector<std::string> option_texts(const boost::any& value, const std::string& name);
 
 // Where an option's value came from a config file: none for the command line and defaults.
 // `option` is its name ("boundary"); for --param, "param NAME".

@@ -194,12 +194,15 @@ std::optional<ConfigOrigin> config_origin(const po::variables_map& vm, const std
 }
 
 bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
-                   po::variables_map& vm) {
+                   po::variables_map& vm, const char* positional) {
   try {
+    po::positional_options_description unnamed;
+    if (positional) unnamed.add(positional, -1);
     // Options are spelled out: no prefix of a name stands for it (Boost's guessing), as in a
     // config file, where keys are whole names too.
     po::store(po::command_line_parser(args)
                   .options(desc)
+                  .positional(unnamed)
                   .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
                   .run(),
               vm);
@@ -223,6 +226,20 @@ bool parse_options(const Args& args, const po::options_description& desc, const 
   return true;
 }
 
+std::vector<std::string> option_texts(const boost::any& value, const std::string& name) {
+  if (const auto* text = boost::any_cast<std::string>(&value)) return {*text};
+  if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value)) return *texts;
+  if (const auto* number = boost::any_cast<int>(&value)) return {std::to_string(*number)};
+  if (const auto* number = boost::any_cast<Unsigned<std::uint64_t>>(&value)) return {std::to_string(number->value)};
+  if (const auto* number = boost::any_cast<Unsigned<std::uint32_t>>(&value)) return {std::to_string(number->value)};
+  if (const auto* number = boost::any_cast<double>(&value)) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, *number).ptr;
+    return {std::string(text, end)};
+  }
+  throw Error("--" + name + ": its value has a type that cannot be written as text");
+}
+
 po::options_description source_options() {
   po::options_description d("Source (one of --grid/--pattern, --graph, --mesh, --generate)");
   d.add_options()("grid", po::value<std::string>(), "regular grid: W (1D), WxH (2D) or WxHxD (3D)")(
@@ -238,7 +255,9 @@ po::options_description source_options() {
       "on a bounded grid; its rule is used unless --rule is given. Without --grid the grid is the rule's bounded "
       "grid (:T, :P) or else the pattern's bounding box with a margin of max(16, half its side) cells on each "
       "side, each side rounded up to a multiple of 8, the pattern in the middle (a glider: 40x40)")(
-      "graph", po::value<std::string>(), "graph file: METIS .graph, Matrix Market .mtx, or an edge list")(
+      "graph", po::value<std::string>(),
+      "graph file: METIS .graph, Matrix Market .mtx, GraphML .graphml, or an edge list (blank-, comma- or "
+      "tab-separated, a header line of column names allowed; numbered or named vertices)")(
       "mesh", po::value<std::string>(), "mesh file: Gmsh .msh (2.2, 4.1; ASCII, binary), METIS .mesh, VTK .vtk/.vtu")(
       "mesh-graph", po::value<std::string>()->default_value("dual"),
       "cells of a mesh run: dual (elements; neighbors share a face) or nodal (nodes; neighbors share an element)")(
@@ -250,9 +269,14 @@ po::options_description source_options() {
       "synthetic graph: rgg:N[:mean_degree] (random geometric, mesh-like), "
       "rmat:SCALE[:edge_factor] (Graph500 Kronecker, hubs) or er:N[:mean_degree] "
       "(Erdos-Renyi); seeded by --graph-seed")("graph-seed", unsigned_value<std::uint64_t>(1), "seed of --generate")(
-      "format", po::value<std::string>()->default_value("auto"), "graph file format: auto, metis, mtx, edges")(
+      "format", po::value<std::string>()->default_value("auto"), "graph file format: auto, metis, mtx, edges, graphml")(
+      "vertex-ids", po::value<std::string>()->default_value("compact"),
+      "edge-list vertices: compact (the ids and names the file holds, numeric ids in increasing order, names in "
+      "order of first appearance; outputs name them so) or index (numeric ids are vertex numbers, 0- or 1-based: "
+      "ids the file skips are isolated vertices)")(
       "base", po::value<int>()->default_value(-1),
-      "edge-list vertex numbering: 0, 1, or -1 to detect (0 if any id is 0)")(
+      "edge-list numbering under --vertex-ids index (given alone, it implies it): 0, 1, or -1 to detect (0 if "
+      "any id is 0)")(
       "max-memory", po::value<std::string>(),
       "refuse a source whose run would need more memory than this (512M, 8G, 1.5T; powers of 1024), before "
       "allocating it; default: the memory this machine has available");
@@ -298,6 +322,17 @@ void set_pattern_rule_use(const po::variables_map& vm, const models::ModelInfo* 
       models::check_rule(rule, use, dirs);
     };
   if (params.count("dir")) s.golly_rule_dirs = params.at("dir");
+}
+
+// --vertex-ids; a --base of 0 or 1 numbers vertices by their ids, so alone it means index.
+VertexIds vertex_ids(const po::variables_map& vm) {
+  const std::string ids = vm["vertex-ids"].as<std::string>();
+  const bool base_given = vm["base"].as<int>() != -1;
+  if (ids == "index" || (ids == "compact" && base_given && vm["vertex-ids"].defaulted())) return VertexIds::index;
+  if (ids != "compact")
+    throw OptionError("vertex-ids", "--vertex-ids must be compact or index, not " + quoted_text(ids));
+  if (base_given) throw OptionError("base", "--base numbers vertices by their ids: it needs --vertex-ids index");
+  return VertexIds::compact;
 }
 
 // Values load_source would refuse later, checked now so that a value from a config file is
@@ -353,7 +388,9 @@ SourceSpec source_spec(const po::variables_map& vm, const models::ModelInfo* mod
     else if (format == "metis") s.graph_options.format = GraphFormat::metis;
     else if (format == "mtx") s.graph_options.format = GraphFormat::matrix_market;
     else if (format == "edges") s.graph_options.format = GraphFormat::edge_list;
-    else throw OptionError("format", "--format must be auto, metis, mtx or edges, not " + quoted_text(format));
+    else if (format == "graphml") s.graph_options.format = GraphFormat::graphml;
+    else throw OptionError("format", "--format must be auto, metis, mtx, edges or graphml, not " + quoted_text(format));
+    s.graph_options.vertex_ids = vertex_ids(vm);
     s.graph_options.edge_list_base = vm["base"].as<int>();
     if (s.graph_options.edge_list_base < -1 || s.graph_options.edge_list_base > 1)
       throw OptionError("base", "--base must be 0, 1 or -1");

@@ -1,9 +1,11 @@
 // cellgraph run: source -> compiled layout -> backend steps -> observers and outputs.
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "cellgraph/digest.hpp"
 #include "cellgraph/error.hpp"
@@ -37,8 +39,12 @@ po::options_description run_options() {
                      "random: each cell live (state 1) with this probability, keyed by --seed")(
       "fill-count", unsigned_value<std::uint64_t>(0),
       "random: exactly this many cells in state 1 (say, initially infected)")(
-      "cells", po::value<std::string>(), "these user ids in state 1, the rest 0: 0,17,42")(
-      "states", po::value<std::string>(), "per-vertex state file: one integer per line, in user ids");
+      "cells", po::value<std::string>(),
+      "these user ids in state 1, the rest 0: 0,17,42; a graph file that names its vertices (ids of an edge "
+      "list, names, GraphML node ids) takes those names: alice,bob")(
+      "states", po::value<std::string>(),
+      "per-vertex state file: one integer per line, in user ids; 'label state' lines for a graph file that names "
+      "its vertices (what --states-out writes)");
   po::options_description out("Steps and outputs");
   out.add_options()(
       "steps", unsigned_value<std::uint64_t>(100),
@@ -49,11 +55,16 @@ po::options_description run_options() {
       "and the model's observables (ising: magnetization,energy per site)")(
       "stats-every", unsigned_value<std::uint64_t>(1), "statistics every K steps (and the last)")(
       "rle", po::value<std::string>(), "Golly RLE of the final state (2D grids), with its bounded grid")(
-      "states-out", po::value<std::string>(), "final state per vertex in user ids, one per line")(
+      "states-out", po::value<std::string>(),
+      "final state per vertex in user ids, one per line (for a graph file that names its vertices: "
+      "'label state' lines, which --states reads back; labels with blanks in double quotes)")(
       "vtk", po::value<std::string>(),
       "ParaView time series BASE: BASE_<step>.vti (grids) or .vtu (meshes, graphs with coordinates) "
       "and the index BASE.pvd")("vtk-every", unsigned_value<std::uint64_t>(0),
                                 "VTK snapshot every K steps (0: first and last only)")(
+      "vtk-compression", po::value<std::string>()->default_value("zlib"),
+      "VTK arrays zlib-compressed (as ParaView writes them) or none (base64 of the raw values, for readers "
+      "without zlib)")(
       "progress", po::bool_switch(),
       "a progress line every second even when stderr is not a terminal (otherwise: redrawn each second on a "
       "terminal, a line every 10 s elsewhere)")(
@@ -64,14 +75,15 @@ po::options_description run_options() {
       "checkpoint file, rewritten (atomically) every --checkpoint-every steps and at the end")(
       "checkpoint-every", unsigned_value<std::uint64_t>(0), "steps between checkpoints (0: only at the end)")(
       "restart", po::value<std::string>(),
-      "continue from a checkpoint written by a run with the same source, model and parameters; "
-      "--steps is the total, counted from the first run's start");
+      "continue from a checkpoint; the source, model, parameters and seed are the checkpoint's (options given "
+      "too must agree with them); --steps is the total, counted from the first run's start");
   d.add(init).add(out).add(picture_options()).add(run_partition_options()).add(movable_options());
   return d;
 }
 
 struct Outputs {
   std::string stats, rle, states, vtk, checkpoint, summary_json;
+  VtkEncoding vtk_encoding = VtkEncoding::zlib;
   PictureOptions pictures;
 };
 
@@ -130,10 +142,10 @@ std::vector<std::uint32_t> initial_states(const po::variables_map& vm, const Sou
     if (dropped) std::cerr << "cellgraph run: " << dropped << " pattern cells fall outside the grid and are dropped\n";
     return states;
   }
-  if (vm.count("states")) return read_state_file(vm["states"].as<std::string>(), n, num_states);
+  if (vm.count("states")) return read_state_file(vm["states"].as<std::string>(), n, num_states, source.vertex_labels);
   if (vm.count("fill")) return random_fill(n, vm["fill"].as<double>(), seed);
   if (fill_count) return random_fill_count(n, get_unsigned<std::uint64_t>(vm, "fill-count"), seed);
-  if (vm.count("cells")) return listed_cells(n, vm["cells"].as<std::string>());
+  if (vm.count("cells")) return listed_cells(n, vm["cells"].as<std::string>(), source.vertex_labels);
   return std::vector<std::uint32_t>(n, 0);
 }
 
@@ -171,7 +183,8 @@ std::string parameters_text(const models::ModelInfo& model, models::Params param
 void check_restart(const Checkpoint& c, const std::string& path, const std::string& model, const std::string& params,
                    const Source& source, SimulationOptions& options, bool seed_defaulted) {
   auto refuse = [&](const std::string& what, const std::string& theirs, const std::string& ours) {
-    throw Error("--restart " + path + ": the checkpoint's " + what + " is " + quoted_text(theirs) + ", this run's is " +
+    const char* is = what == "parameters" ? " are " : " is ";
+    throw Error("--restart " + path + ": the checkpoint's " + what + is + quoted_text(theirs) + ", this run's" + is +
                 quoted_text(ours));
   };
   if (c.model != model) refuse("model", c.model, model);
@@ -200,14 +213,57 @@ void agree_on_initial_state(const std::string& what, const std::vector<std::vect
   mpi::agree(what, "CRC-32 " + hex32(crc));
 }
 
-// Reads and checks the checkpoint a run continues from.
-Checkpoint restart_point(const po::variables_map& vm, const Source& source, const std::string& model,
-                         const std::string& identity_params, SimulationOptions& options, std::uint64_t steps) {
-  if (vm.count("fill") || !vm["fill-count"].defaulted() || vm.count("cells") || vm.count("states") || source.pattern)
-    throw Error(
-        "--restart continues a run: it takes no initial state (--fill, --fill-count, --cells, --states, --pattern)");
+// The options that choose the source and the model (not the initial state, steps, outputs or
+// backend), as the checkpoint records them: tokens each ended by '\0', files by absolute path so
+// that a restart may run from another folder.
+std::string recorded_run_options(const po::variables_map& vm) {
+  std::vector<std::string> names{"seed"};
+  for (const po::options_description& group : {source_options(), model_options()})
+    for (const auto& option : group.options()) names.push_back(option->long_name());
+  std::string recorded;
+  std::set<std::string> params;  // a parameter's first value counts (model_params)
+  for (const std::string& name : names) {
+    if (!vm.count(name) || vm[name].defaulted()) continue;
+    for (std::string value : option_texts(vm[name].value(), name)) {
+      if (name == "param" && !params.insert(value.substr(0, value.find('='))).second) continue;
+      if (name == "graph" || name == "mesh" || name == "pattern") value = std::filesystem::absolute(value).string();
+      recorded += "--" + name + '\0' + value + '\0';
+    }
+  }
+  return recorded;
+}
+
+// Fills in what a restart leaves out from the options its checkpoint recorded: the command line
+// and a config file come first, and what they give differently is refused with the reason
+// (check_restart). --param composes: a name's first value counts.
+void add_recorded_options(po::variables_map& vm, const po::options_description& desc, const Checkpoint& c,
+                          const std::string& path) {
+  std::vector<std::string> tokens;
+  for (std::size_t at = 0, end; (end = c.run_options.find('\0', at)) != std::string::npos; at = end + 1)
+    tokens.push_back(c.run_options.substr(at, end - at));
+  try {
+    po::store(po::command_line_parser(tokens)
+                  .options(desc)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+  } catch (const po::error& e) {
+    throw Error("--restart " + path + ": the options it records: " + e.what());
+  }
+}
+
+// Checks the checkpoint a run continues from. The original command plus --restart may still
+// name its initial state: the checkpoint's replaces it.
+void check_restart_point(const po::variables_map& vm, const Checkpoint& c, const Source& source,
+                         const std::string& model, const std::string& identity_params, SimulationOptions& options,
+                         std::uint64_t steps) {
   const std::string path = vm["restart"].as<std::string>();
-  Checkpoint c = read_checkpoint(path);
+  std::string replaced;
+  for (const char* option : {"fill", "fill-count", "cells", "states"})
+    if (vm.count(option) && !vm[option].defaulted())
+      replaced += (replaced.empty() ? "--" : ", --") + std::string(option);
+  if (!replaced.empty() && mpi::rank() == 0)
+    std::cerr << "cellgraph run: the checkpoint's state replaces " << replaced << "\n";
   check_restart(c, path, model, identity_params, source, options, vm["seed"].defaulted());
   if (c.step > steps)
     throw Error("--restart " + path + " is at step " + std::to_string(c.step) + ", past --steps " +
@@ -215,7 +271,6 @@ Checkpoint restart_point(const po::variables_map& vm, const Source& source, cons
                 " (the step to reach, counted from the first run's start): nothing to run; "
                 "give --steps above " +
                 std::to_string(c.step));
-  return c;
 }
 
 // The simulation at its first step: a fresh initial state, or the restart's.
@@ -256,6 +311,9 @@ Outputs outputs_from(const po::variables_map& vm) {
                               {"summary-json", &o.summary_json}})
     if (vm.count(option)) *path = vm[option].as<std::string>();
   o.pictures = picture_options_from(vm);
+  const std::string compression = vm["vtk-compression"].as<std::string>();
+  if (const std::optional<VtkEncoding> encoding = vtk_encoding_for_compression(compression)) o.vtk_encoding = *encoding;
+  else throw OptionError("vtk-compression", "--vtk-compression must be zlib or none, not " + quoted_text(compression));
   if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0)
     throw OptionError("stats-every", "--stats-every must be at least 1");
   if (get_unsigned<std::uint64_t>(vm, "checkpoint-every") && o.checkpoint.empty())
@@ -347,8 +405,13 @@ void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& 
   const RunRanks& ranks = mpi::run_ranks();
   const models::ModelInfo& model = *run.model;
   if (!o.checkpoint.empty()) {
-    const Checkpoint identity{
-        0, run.options.seed, model.name, run.identity_params, source.description, source.graph.num_vertices(), {}, {}};
+    Checkpoint identity;
+    identity.seed = run.options.seed;
+    identity.model = model.name;
+    identity.parameters = run.identity_params;
+    identity.source = source.description;
+    identity.run_options = recorded_run_options(vm);
+    identity.vertices = source.graph.num_vertices();
     driver.add(std::make_unique<CheckpointWriter>(o.checkpoint, sim, identity,
                                                   get_unsigned<std::uint64_t>(vm, "checkpoint-every"), ranks));
   }
@@ -359,16 +422,19 @@ void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& 
     if (!has_vtk_geometry(source))
       throw Error("--vtk needs a grid, a mesh with coordinates, or a graph with coordinates");
     driver.add(std::make_unique<VtkSeriesWriter>(o.vtk, source, sim, get_unsigned<std::uint64_t>(vm, "vtk-every"),
-                                                 model.variable_names, ranks));
+                                                 model.variable_names, ranks, o.vtk_encoding));
   }
-  if (o.pictures.any()) driver.add(std::make_unique<PicturesWriter>(o.pictures, source, sim, ranks));
+  if (o.pictures.any())
+    driver.add(std::make_unique<PicturesWriter>(pictures_for_model(vm, o.pictures, model, source), source, sim, ranks));
   if (!o.rle.empty())
     driver.add(std::make_unique<RleWriter>(o.rle, *source.grid, model.rule_text ? model.rule_text(run.params) : "", sim,
                                            ranks));
-  if (!o.states.empty()) driver.add(std::make_unique<StateFileWriter>(o.states, sim, ranks));
+  if (!o.states.empty())
+    driver.add(std::make_unique<StateFileWriter>(o.states, sim, ranks,
+                                                 source.vertex_labels.empty() ? nullptr : &source.vertex_labels));
 }
 
-int run_source(const po::variables_map& vm) {
+int run_source(const po::variables_map& vm, const std::optional<Checkpoint>& restart) {
   const Outputs outputs = outputs_from(vm);
   const std::uint64_t steps = steps_of(vm);
   check_files(vm, outputs);
@@ -379,9 +445,7 @@ int run_source(const po::variables_map& vm) {
   agree_on_source(source);
   check_outputs(vm, outputs, source);
   RunSetup run = run_setup(vm, source);
-  std::optional<Checkpoint> restart;
-  if (vm.count("restart"))
-    restart = restart_point(vm, source, run.model->name, run.identity_params, run.options, steps);
+  if (restart) check_restart_point(vm, *restart, source, run.model->name, run.identity_params, run.options, steps);
   if (restart && restart->step == steps && mpi::rank() == 0)
     std::cerr << "cellgraph run: the checkpoint is at step " << steps << " already: no steps to run, only outputs\n";
   std::unique_ptr<Simulation> sim = start_simulation(vm, source, *run.model, run.params, run.options, restart);
@@ -389,6 +453,7 @@ int run_source(const po::variables_map& vm) {
 
   RunDriver driver(*sim, mpi::run_ranks());
   add_writers(driver, vm, outputs, source, run, *sim);
+  if (mpi::rank() == 0) note_space_time(std::cerr, outputs.pictures, source, sim->step(), steps);
   Progress progress(progress_mode(vm), steps, source.graph.num_vertices());
   driver.show_progress(progress);
   const RunResult result = driver.run(steps);
@@ -428,16 +493,38 @@ std::string stop_message(const RunResult& result, std::uint64_t steps, const std
          (not_written.empty() ? "" : "; not written (final state): " + not_written) + "\n";
 }
 
+namespace {
+
+// The checkpoint --restart names, with the options it records added to `vm` where the command
+// line and config file leave them out.
+std::optional<Checkpoint> restart_checkpoint(po::variables_map& vm, const po::options_description& desc) {
+  if (!vm.count("restart")) return std::nullopt;
+  const std::string path = vm["restart"].as<std::string>();
+  Checkpoint c = read_checkpoint(path);
+  const bool source_given =
+      vm.count("grid") || vm.count("pattern") || vm.count("graph") || vm.count("mesh") || vm.count("generate");
+  if (c.run_options.empty() && !source_given)
+    throw Error("--restart " + path +
+                " does not record its source (an older cellgraph wrote it): give the source options of the run "
+                "that wrote it");
+  add_recorded_options(vm, desc, c, path);
+  return c;
+}
+
+}  // namespace
+
 int run_command(const Args& args) {
   po::variables_map vm;
-  if (!parse_options(args, run_options(), "usage: cellgraph run SOURCE [options]", vm)) return 0;
+  const po::options_description desc = run_options();
+  if (!parse_options(args, desc, "usage: cellgraph run SOURCE [options]", vm)) return 0;
   // An option's value that a config file gave and the run refuses is reported at its line.
   return naming_config_origin(vm, [&] {
+    const std::optional<Checkpoint> restart = restart_checkpoint(vm, desc);
     // Movable models take particles in a box instead of a source (tools/cellgraph/run_movable.cpp).
     if (const models::MovableModelInfo* movable = models::find_movable_model(vm["model"].as<std::string>()))
       return run_movable(vm, *movable);
     refuse_movable_options(vm, vm["model"].as<std::string>());
-    return run_source(vm);
+    return run_source(vm, restart);
   });
 }
 

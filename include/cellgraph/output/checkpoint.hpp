@@ -2,8 +2,9 @@
 // with a checksum, written atomically.
 //
 // Layout (little-endian): "CGCKPT\r\n", u32 version, u64 step, u64 seed, strings (u32 length +
-// bytes) model, parameters, source; u32 vertices, u32 variables, then per variable u32 bytes per
-// vertex and the values in user order; last, the CRC-32 (zlib) of everything before it.
+// bytes) model, parameters, source, run options (version 2 on); u32 vertices, u32 variables, then
+// per variable u32 bytes per vertex and the values in user order; last, the CRC-32 (zlib) of
+// everything before it. Version 1 files (no run options) are read too.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,13 +18,17 @@ struct Checkpoint {
   std::uint32_t vertices = 0;
   std::vector<std::vector<std::uint8_t>> variables;  // Simulation::export_state()
   std::vector<std::uint64_t> variable_offsets;       // read_checkpoint: where each variable's bytes begin
+  // The options that chose the source and the model, as command-line tokens ("--grid", "64x64",
+  // ...) each ended by '\0', so that a restart can continue from the checkpoint alone. Empty in
+  // version 1 files.
+  std::string run_options;
 };
 
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+inline constexpr std::uint32_t kCheckpointVersion = 2;
 
 void write_checkpoint(const std::string& path, const Checkpoint& checkpoint);
-// Throws Error naming the file: not a checkpoint, another version, truncated, corrupt
-// (checksum), inconsistent sizes, or a step past kMaxSteps.
+// Throws Error naming the file: not a checkpoint, a version other than 1 or 2, truncated,
+// corrupt (checksum), inconsistent sizes, or a step past kMaxSteps.
 Checkpoint read_checkpoint(const std::string& path);
 
 // A checkpoint can carry a valid checksum and still not fit the run it restarts: throws Error

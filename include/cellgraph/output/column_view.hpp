@@ -17,6 +17,10 @@ std::vector<std::uint32_t> column_counts(const std::vector<std::uint32_t>& state
 // 256 shades from sky blue (index 0: an empty column) to white (255), linear in each channel.
 const std::vector<Rgb>& column_palette();
 
+// The shade of a column with `count` cells not in state 0 (a block's mean count), as the top
+// view draws it: round(255 x (1 - (7/8)^count)).
+std::uint8_t column_shade(double count);
+
 // The top view: pixel (x, y) shows column (x, y), y = 0 on top as in pictures of 2D grids, in
 // shade round(255 x (1 - (7/8)^count)): as if each cell not in state 0 hid an eighth of the
 // sky behind it (eight cells hide two thirds, twenty 93%). `scale` pixels per column, or the largest scale that fits

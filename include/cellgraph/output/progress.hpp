@@ -17,8 +17,10 @@ class Progress {
     automatic,  // a terminal: redrawn each second; otherwise a line every ten seconds
     lines,      // a line every second, wherever stderr goes (--progress)
   };
-  // `unit` names what the rate counts per step ("cell updates/s": cells per step; "steps/s": 1).
-  Progress(Mode mode, std::uint64_t total_steps, std::uint64_t cells, std::string unit = "cell updates/s");
+  // `unit` names what the rate counts per step ("cell updates/s": cells per step; "steps/s": 1);
+  // with no cells, no rate is shown. `item` names a step ("case": "case 3 of 12").
+  Progress(Mode mode, std::uint64_t total_steps, std::uint64_t cells, std::string unit = "cell updates/s",
+           std::string item = "step");
   void update(std::uint64_t step);  // shows the state where the interval has passed
   void finish();
 
@@ -29,7 +31,7 @@ class Progress {
   bool redraw_;
   std::chrono::milliseconds interval_;
   std::uint64_t total_, cells_;
-  std::string unit_;
+  std::string unit_, item_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, last_;
 };

@@ -55,4 +55,8 @@ class CellRaster {
 IndexedImage grid_picture(const std::vector<std::uint32_t>& states, std::int64_t width, std::int64_t height,
                           const StatePalette& palette, int scale, int max_side);
 
+// The same for cells given as palette indices (a space-time diagram): a block shows its first
+// pixel, in raster order, that is not index 0.
+IndexedImage fit_picture(const IndexedImage& cells, int scale, int max_side);
+
 }  // namespace cellgraph

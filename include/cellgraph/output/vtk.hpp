@@ -2,13 +2,18 @@
 // (.pvd) that gives each file its step as time. Every file is written atomically.
 //
 // Geometry never changes within a series, so it is encoded once, when the series is made;
-// each snapshot then only encodes its states. Files use VTK XML version 1.0 with inline,
-// uncompressed DataArrays: Float64 points, Int64 connectivity and offsets, UInt8 cell types,
-// UInt32 states named "state".
+// each snapshot then only encodes its states. Files use VTK XML version 1.0 with inline
+// DataArrays, by default zlib-compressed (compressor="vtkZLibDataCompressor", UInt64 headers),
+// as ParaView and VTK read them. Every array takes the smallest type that holds its values
+// exactly: states UInt8, UInt16 or UInt32 by the model's number of states; points Float32
+// when every coordinate is a float, else Float64; connectivity and offsets Int32 unless a
+// value needs Int64; cell types UInt8.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cellgraph/graph.hpp"
@@ -17,9 +22,23 @@
 
 namespace cellgraph {
 
-// binary: base64 of a UInt32 byte count followed by the little-endian values (ParaView's own
-// inline format, a third larger than raw). ascii: decimal text, for tests and diffs.
-enum class VtkEncoding { binary, ascii };
+// How DataArrays are stored. zlib: base64 of the values in zlib-compressed blocks of 32 KiB,
+// after a header of UInt64 sizes (VTK's vtkZLibDataCompressor layout). binary: base64 of a
+// UInt64 byte count followed by the little-endian values, for readers without zlib. ascii:
+// decimal text, for tests and diffs.
+enum class VtkEncoding { zlib, binary, ascii };
+
+// A series' encoding, and the model's number of states (Simulation::num_states()), which
+// fixes the states' type: UInt8 up to 256 states, UInt16 up to 65536, else, or for 0 (not
+// known), UInt32. A snapshot holding a larger state gets a type wide enough for it.
+struct VtkFormat {
+  VtkEncoding encoding = VtkEncoding::zlib;
+  std::uint32_t num_states = 0;
+};
+
+// The encoding a compression name asks for: "zlib", or "none" (VtkEncoding::binary); nullopt
+// for any other name.
+std::optional<VtkEncoding> vtk_encoding_for_compression(std::string_view name);
 
 // Whether a graph's snapshots draw its edges as lines. automatic: only up to
 // kVtkAutomaticEdgeLimit edges, since lines can dwarf the states in every file.
@@ -39,21 +58,21 @@ class VtkSeries {
   // cell, in the grid's cell_id order (x fastest). Cell (x, y, z) spans [x, x+1] x [y, y+1] x
   // [z, z+1]; ParaView's y points up, so 2D grids show upside down relative to the PNG
   // output. Throws Error for a grid with no cells.
-  static VtkSeries for_grid(std::string base, const GridSpec& grid, VtkEncoding encoding = VtkEncoding::binary);
+  static VtkSeries for_grid(std::string base, const GridSpec& grid, VtkFormat format = {});
 
   // A graph with coordinates as an UnstructuredGrid (.vtu): one VTK_VERTEX cell per vertex
   // so ParaView shows points, then one VTK_LINE per undirected edge (u < v) unless `edges`
   // says otherwise; the state is PointData. Throws Error "... needs coordinates" for a graph
   // without them.
   static VtkSeries for_graph(std::string base, const Graph& graph, VtkEdges edges = VtkEdges::automatic,
-                             VtkEncoding encoding = VtkEncoding::binary);
+                             VtkFormat format = {});
 
   // Mesh elements as cells of an UnstructuredGrid (.vtu) over all the mesh's nodes, for runs
   // on a mesh's dual graph: states[i] belongs to element elements[i] (MeshGraph::elements).
   // The state is CellData. Throws Error for an element or node index out of range and for
   // polyhedra (which need face lists this writer does not produce).
   static VtkSeries for_mesh_elements(std::string base, const Mesh& mesh, const std::vector<std::uint32_t>& elements,
-                                     VtkEncoding encoding = VtkEncoding::binary);
+                                     VtkFormat format = {});
 
   // Writes snapshot_path(step): "state", then the `more` arrays in order. Throws Error if
   // `states` or an array does not hold one value per vertex, cell or element, if an array's
@@ -83,18 +102,19 @@ class VtkSeries {
     std::size_t states_per_line = 16;  // ascii layout; grids: one row per line
   };
 
-  VtkSeries(std::string base, VtkEncoding encoding, SnapshotTemplate snapshot);
+  VtkSeries(std::string base, VtkFormat format, SnapshotTemplate snapshot);
 
   std::string base_;
-  VtkEncoding encoding_;
+  VtkFormat format_;
   SnapshotTemplate template_;
   std::vector<std::uint64_t> steps_;  // written, increasing
 };
 
 // Moving points (movable cells): the points change every step, so each snapshot is a whole
 // UnstructuredGrid (.vtu) with its own points, one VTK_VERTEX cell per point, and point data:
-// "id" (UInt32: the particle id, the point's index) and the given Float64 arrays, vectors
-// widened to three components (z = 0 in 2D). A .pvd collection ties them together.
+// "id" (the particle id, the point's index; UInt8, UInt16 or UInt32 by the particle count)
+// and the given arrays (Float32 when every value is a float, else Float64), vectors widened
+// to three components (z = 0 in 2D). A .pvd collection ties them together.
 class VtkPointSeries {
  public:
   struct Array {
@@ -104,7 +124,7 @@ class VtkPointSeries {
   };
 
   // dims: 2 or 3 coordinates per point. Throws Error for a base path that names a folder.
-  VtkPointSeries(std::string base, int dims, VtkEncoding encoding = VtkEncoding::binary);
+  VtkPointSeries(std::string base, int dims, VtkEncoding encoding = VtkEncoding::zlib);
 
   // Writes snapshot_path(step) from positions (dims per point, point by point). Throws Error
   // for arrays of the wrong size, empty, repeated or "id" names, steps that do not increase,

@@ -42,7 +42,8 @@ struct ParticleArray {
 class VtkPointsWriter final : public RunWriter {
  public:
   VtkPointsWriter(const std::string& base, const MovableSimulation& sim, std::uint64_t every = 0,
-                  std::vector<ParticleArray> arrays = {}, const RunRanks& ranks = single_process());
+                  std::vector<ParticleArray> arrays = {}, const RunRanks& ranks = single_process(),
+                  VtkEncoding encoding = VtkEncoding::zlib);
   Trigger trigger() const override { return {every_, true, true}; }
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;

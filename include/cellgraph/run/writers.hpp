@@ -62,15 +62,17 @@ class CheckpointWriter final : public RunWriter {
 bool has_vtk_geometry(const Source& source);
 // The VTK series that fits the source: image data for grids, the elements of a mesh's dual
 // graph, points (and edges) for anything else with coordinates. Throws Error for a source without.
-VtkSeries vtk_series_for(const std::string& base, const Source& source);
+VtkSeries vtk_series_for(const std::string& base, const Source& source, VtkFormat format = {});
 
 // ParaView series BASE_<step>.vti/.vtu and BASE.pvd (vtk.hpp): a snapshot at the first step,
 // every `every` steps (0: none between), at the last. With two or more `variable_names` (the
-// model's), every variable is written, by name, beside the state.
+// model's), every variable is written, by name, beside the state. States take the smallest
+// type that holds the simulation's num_states().
 class VtkSeriesWriter final : public RunWriter {
  public:
   VtkSeriesWriter(const std::string& base, const Source& source, const Simulation& sim, std::uint64_t every = 0,
-                  std::vector<std::string> variable_names = {}, const RunRanks& ranks = single_process());
+                  std::vector<std::string> variable_names = {}, const RunRanks& ranks = single_process(),
+                  VtkEncoding encoding = VtkEncoding::zlib);
   Trigger trigger() const override { return {every_, true, true}; }
   void write(std::uint64_t step, StepCache& cache) override;
   void finish(std::uint64_t step, StepCache& cache) override;
@@ -87,8 +89,9 @@ class VtkSeriesWriter final : public RunWriter {
 };
 
 // Frames, GIF and final PNG (pictures.hpp): frames at the first step, every options.every steps
-// (0: a hundredth of the run), at the last; the PNG of the final state. `source` must stay
-// alive until the run begins (its pictures are drawn then).
+// (0: a hundredth of the run), at the last; the PNG of the final state (1D grids: a row of the
+// space-time diagram at each step it samples). `source` must stay alive until the run begins
+// (its pictures are drawn then).
 class PicturesWriter final : public RunWriter {
  public:
   // Throws Error as check_pictures does, and for options that ask for no picture.
@@ -128,10 +131,12 @@ class RleWriter final : public RunWriter {
   const RunRanks& ranks_;
 };
 
-// The final state per vertex in user ids (state_file.hpp).
+// The final state per vertex in user ids (state_file.hpp), named by `vertex_labels` where the
+// source has them (Source::vertex_labels, which must outlive the writer).
 class StateFileWriter final : public RunWriter {
  public:
-  StateFileWriter(std::string path, const Simulation& sim, const RunRanks& ranks = single_process());
+  StateFileWriter(std::string path, const Simulation& sim, const RunRanks& ranks = single_process(),
+                  const std::vector<std::string>* vertex_labels = nullptr);
   void finish(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
   void report(std::vector<WrittenOutput>& outputs) const override;
@@ -140,6 +145,7 @@ class StateFileWriter final : public RunWriter {
   std::string path_;
   const Simulation& sim_;
   const RunRanks& ranks_;
+  const std::vector<std::string>* vertex_labels_;
 };
 
 }  // namespace cellgraph

@@ -42,6 +42,9 @@ struct Source {
   std::optional<Mesh> mesh;                  // mesh sources, for VTK outputs
   std::vector<std::uint32_t> mesh_elements;  // dual graphs: graph vertex -> element
   std::string description;                   // "grid 512x512 moore periodic", "graph 4elt.graph"
+  // Graph files: the id or name the file gives each vertex (an edge list's compacted ids or
+  // names, GraphML's node ids); empty where vertex v is v. Outputs that name vertices use them.
+  std::vector<std::string> vertex_labels;
 };
 
 // Throws Error for contradictory choices (a grid and a graph file, a pattern on a graph, ...),
@@ -66,7 +69,10 @@ std::vector<std::uint32_t> random_fill(std::uint32_t num_vertices, double densit
 // "100 initially infected").
 std::vector<std::uint32_t> random_fill_count(std::uint32_t num_vertices, std::uint64_t count, std::uint64_t seed);
 
-// State 1 at the listed user ids ("0,17,42"), 0 elsewhere. Throws Error naming a bad entry.
-std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::string& list);
+// State 1 at the listed user ids ("0,17,42"), 0 elsewhere; with `vertex_labels` (a labelled
+// graph's, Source::vertex_labels), at the vertices so named ("alice,bob", "1005,26196"). Throws
+// Error naming a bad entry.
+std::vector<std::uint32_t> listed_cells(std::uint32_t num_vertices, const std::string& list,
+                                        const std::vector<std::string>& vertex_labels = {});
 
 }  // namespace cellgraph

@@ -13,6 +13,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/identity.hpp"
+#include "cellgraph/output/progress.hpp"
 #include "models/lifelike.hpp"
 #include "tools/cellgraph/bench/bench_support.hpp"
 #include "tools/cellgraph/cli.hpp"
@@ -137,7 +138,10 @@ int bench_command(const Args& args) {
 
   std::vector<std::string> checks;
   int mismatches = 0;
+  // Between cases, which take seconds to minutes each: which one is next and the time left.
+  Progress progress(Progress::Mode::automatic, cases.size(), 0, "", "case");
   for (const BenchCase& c : cases) {
+    progress.update(std::uint64_t(&c - cases.data()));
     const Source source = load_source(c.source);
     const std::uint32_t vertices = source.graph.num_vertices();
     const std::vector<std::uint32_t> fill = random_fill(vertices, 0.5, options.seed);
@@ -179,6 +183,7 @@ int bench_command(const Args& args) {
     }
     std::cout.flush();
   }
+  progress.finish();
   if (markdown && !checks.empty()) {
     std::cout << "\nBaseline states after the same steps from the same start:\n";
     for (const std::string& line : checks) std::cout << "- " << line << "\n";

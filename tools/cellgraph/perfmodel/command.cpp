@@ -26,18 +26,7 @@ constexpr const char* kUsage =
 
 bool parse_perfmodel_options(const Args& args, const po::options_description& desc, const char* positional,
                              const std::string& usage, po::variables_map& vm) {
-  try {
-    po::positional_options_description pos;
-    if (positional) pos.add(positional, -1);
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    if (vm.count("help")) {
-      std::cout << usage << "\n\n" << desc << "\n";
-      return false;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw Error(e.what());
-  }
+  if (!parse_options(args, desc, usage, vm, positional)) return false;
   // No output may replace an input (the timings fitted) or another output.
   FilePlan plan;
   for (const char* option : {"timings", "holdout-file"})

@@ -19,6 +19,7 @@
 #include "cellgraph/coloring.hpp"
 #include "cellgraph/error.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/output/progress.hpp"
 #include "cellgraph/perfmodel.hpp"
 #include "partition/mpi.hpp"
 #include "tools/cellgraph/bench/bench_support.hpp"
@@ -549,7 +550,9 @@ int perfmodel_measure(const Args& args) {
   };
   std::size_t measured = 0;
   std::vector<std::string> left_out;  // sources not started within the budget
+  Progress progress(root ? Progress::Mode::automatic : Progress::Mode::off, s.sources.size(), 0, "", "source");
   for (const SweepSource& item : s.sources) {
+    progress.update(std::uint64_t(&item - s.sources.data()));
     // Collective: every rank leaves the same sources out. The first source always runs.
     if (s.budget > 0 && &item != &s.sources.front() && elapsed() > s.budget) {
       left_out.push_back(item.label);
@@ -573,6 +576,7 @@ int perfmodel_measure(const Args& args) {
       print_row(item.label, row);
     }
   }
+  progress.finish();
   const double took = elapsed();
   if (root) {
     csv->commit();
