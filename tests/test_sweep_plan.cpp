@@ -46,6 +46,12 @@ std::vector<PlanCase> plan_cases() {
   return cases;
 }
 
+std::string fields_text(const SweepPlan& plan) {
+  std::string text;
+  for (const auto& [name, value] : plan_fields(plan)) text += name + " " + value + "; ";
+  return text;
+}
+
 SimulationOptions options_for(const PlanCase& c) {
   SimulationOptions o;
   o.backend = BackendKind::cuda;
@@ -80,6 +86,7 @@ void check_agreement(const DeviceTraits& device, bool backend) {
     if (backend) {
       const std::unique_ptr<Simulation> sim = model.make({}, layout, options);
       REQUIRE(sim->sweep_plan());
+      CHECK(fields_text(*sim->sweep_plan()) == fields_text(plan));  // the fields, to show what differs
       CHECK(*sim->sweep_plan() == plan);
     }
   }
