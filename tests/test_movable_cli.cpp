@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "cellgraph/error.hpp"
@@ -84,7 +85,16 @@ TEST_CASE("cli: a Vicsek run writes its order parameter, VTK points and a pictur
         std::string::npos);
   CHECK(read_file(dir / "v_000060.vtu").find("Name=\"heading\" NumberOfComponents=\"3\"") != std::string::npos);
   const RgbImage png = read_png(dir / "v.png");
-  CHECK(std::max(png.width, png.height) == 200);
+  CHECK(png.width == 200);
+  CHECK(png.height > 200);  // the heading's colour bar under the box
+  const auto pixel = [&](std::int64_t x, std::int64_t y) {
+    const std::size_t at = std::size_t(y * png.width + x) * 3;
+    return std::vector<std::uint8_t>(png.rgb.begin() + std::ptrdiff_t(at), png.rgb.begin() + std::ptrdiff_t(at + 3));
+  };
+  std::set<std::vector<std::uint8_t>> strip_colours;
+  for (std::int64_t y = 200; y < png.height; ++y)
+    for (std::int64_t x = 0; x < png.width; ++x) strip_colours.insert(pixel(x, y));
+  CHECK(strip_colours.size() >= std::size_t(kDirectionColours));  // every hue of the wheel, text and background
 
   // The same run in 3D in a closed box, from a config file.
   std::ofstream(dir / "run.ini") << "model = vicsek\nparticles = 300\nbox = 5x6x7\nboundary = closed\nsteps = 10\n"

@@ -1,9 +1,12 @@
 #include "cellgraph/output/particle_picture.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/graph.hpp"
+#include "cellgraph/output/legend.hpp"
 #include "cellgraph/output/png.hpp"
 #include "cellgraph/output/quicklook.hpp"
 
@@ -20,6 +23,33 @@ Rgb hue_colour(double h) {
   const double rgb[6][3] = {{v, t, p}, {q, v, p}, {p, v, t}, {p, q, v}, {t, p, v}, {v, p, q}};
   auto byte = [](double c) { return std::uint8_t(std::lround(c * 255)); };
   return {byte(rgb[i][0]), byte(rgb[i][1]), byte(rgb[i][2])};
+}
+
+constexpr std::uint8_t kWhite = kDirectionColours, kBackground = 255;
+
+// The colour wheel as a bar under the picture, so that hues read as headings.
+IndexedImage heading_legend(std::int64_t width) {
+  ColourBar bar;
+  for (int k = 0; k < kDirectionColours; ++k) bar.ramp.push_back(std::uint8_t(k));
+  bar.low = "-180";
+  bar.high = "180";
+  bar.caption = "heading, degrees from +x";
+  Legend legend;
+  legend.bar = bar;
+  return draw_legend(legend, width, LegendStyle{kWhite, kBackground, legend_scale(width)}).image;
+}
+
+// `picture` with `strip` under it, both on the background, as wide as the wider.
+IndexedImage stacked(const IndexedImage& picture, const IndexedImage& strip) {
+  IndexedImage both;
+  both.width = std::max(picture.width, strip.width);
+  both.height = picture.height + strip.height;
+  both.pixels.assign(std::size_t(both.width * both.height), kBackground);
+  for (const auto& [part, top] : {std::pair{&picture, std::int64_t(0)}, std::pair{&strip, picture.height}})
+    for (std::int64_t y = 0; y < part->height; ++y)
+      std::copy_n(part->pixels.begin() + std::ptrdiff_t(y * part->width), part->width,
+                  both.pixels.begin() + std::ptrdiff_t((top + y) * both.width));
+  return both;
 }
 
 }  // namespace
@@ -41,7 +71,6 @@ ParticlePicture particle_picture(const std::vector<double>& positions, int dims,
   ParticlePicture picture;
   picture.colours.assign(256, kBackgroundColour);
   for (int k = 0; k < kDirectionColours; ++k) picture.colours[k] = hue_colour(double(k) / kDirectionColours);
-  constexpr std::uint8_t kWhite = kDirectionColours, kBackground = 255;
   picture.colours[kWhite] = {255, 255, 255};
   std::vector<std::uint8_t> colour_of(n, kWhite);
   if (!directions.empty())
@@ -64,7 +93,8 @@ ParticlePicture particle_picture(const std::vector<double>& positions, int dims,
 void write_particle_png(const std::string& path, const std::vector<double>& positions, int dims,
                         const std::vector<double>& directions, int size) {
   const ParticlePicture picture = particle_picture(positions, dims, directions, size);
-  write_indexed_png(path, picture.image, picture.colours);
+  if (directions.empty()) return write_indexed_png(path, picture.image, picture.colours);
+  write_indexed_png(path, stacked(picture.image, heading_legend(picture.image.width)), picture.colours);
 }
 
 }  // namespace cellgraph

@@ -23,7 +23,8 @@ struct ParticlePicture {
 ParticlePicture particle_picture(const std::vector<double>& positions, int dims, const std::vector<double>& directions,
                                  int size);
 
-// The same written as a palette PNG, atomically.
+// The same written as a palette PNG, atomically; with directions, the colour wheel as a bar
+// under the picture (legend.hpp), from -180 to 180 degrees.
 void write_particle_png(const std::string& path, const std::vector<double>& positions, int dims,
                         const std::vector<double>& directions, int size);
 
