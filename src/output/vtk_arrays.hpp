@@ -19,21 +19,21 @@
 namespace cellgraph::detail {
 
 template <class T>
-constexpr std::string_view kVtkTypeName = "";
+inline constexpr std::string_view kVtkTypeName = "";
 template <>
-constexpr std::string_view kVtkTypeName<double> = "Float64";
+inline constexpr std::string_view kVtkTypeName<double> = "Float64";
 template <>
-constexpr std::string_view kVtkTypeName<float> = "Float32";
+inline constexpr std::string_view kVtkTypeName<float> = "Float32";
 template <>
-constexpr std::string_view kVtkTypeName<std::int64_t> = "Int64";
+inline constexpr std::string_view kVtkTypeName<std::int64_t> = "Int64";
 template <>
-constexpr std::string_view kVtkTypeName<std::int32_t> = "Int32";
+inline constexpr std::string_view kVtkTypeName<std::int32_t> = "Int32";
 template <>
-constexpr std::string_view kVtkTypeName<std::uint32_t> = "UInt32";
+inline constexpr std::string_view kVtkTypeName<std::uint32_t> = "UInt32";
 template <>
-constexpr std::string_view kVtkTypeName<std::uint16_t> = "UInt16";
+inline constexpr std::string_view kVtkTypeName<std::uint16_t> = "UInt16";
 template <>
-constexpr std::string_view kVtkTypeName<std::uint8_t> = "UInt8";
+inline constexpr std::string_view kVtkTypeName<std::uint8_t> = "UInt8";
 
 // Arrays narrowed to the smallest type that holds them exactly.
 using UnsignedValues = std::variant<std::vector<std::uint8_t>, std::vector<std::uint16_t>, std::vector<std::uint32_t>>;
