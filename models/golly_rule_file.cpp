@@ -129,7 +129,13 @@ class TableReader {
   }
 
  private:
+  // Each descriptor once: variables and transitions read after it are checked against it.
+  void require_first(bool given, const char* descriptor) {
+    if (given) s_.fail(std::string(descriptor) + " is given twice; a @TABLE section has one");
+  }
+
   void read_num_states(std::string_view value) {
+    require_first(have_states_, "n_states");
     std::uint64_t n = 0;
     if (!parse_whole(value, n) || n < 2 || n > kGollyMaxStates)
       s_.fail("n_states must be a whole number from 2 to 256, not " + shown(value));
@@ -138,6 +144,7 @@ class TableReader {
   }
 
   void read_neighborhood(std::string_view value) {
+    require_first(have_neighborhood_, "neighborhood");
     const auto it = kNeighborhoods.find(std::string(value));
     if (it == kNeighborhoods.end())
       s_.fail("unknown neighborhood " + shown(value) + " (vonNeumann, Moore, hexagonal or oneDimensional)");
@@ -147,6 +154,7 @@ class TableReader {
   }
 
   void read_symmetries(std::string_view value) {
+    require_first(have_symmetries_, "symmetries");
     if (!have_neighborhood_) s_.fail("symmetries must come after neighborhood");
     const std::vector<std::string> known = symmetries_of(table_.neighborhood);
     if (std::find(known.begin(), known.end(), value) == known.end())

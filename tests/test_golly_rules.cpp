@@ -297,6 +297,10 @@ TEST_CASE("golly rules: malformed files give file:line errors") {
   check_error(table_text("n_states:3\nneighborhood:Moore\n000000000\n"), 5, "symmetries must come before a transition");
   check_error(table_text("n_states:3\nneighborhood:Moore\nvar a={0}\n"), 5, "symmetries must come before a variable");
   check_error(table_text("n_states:3\nneighborhood:Moore\n"), 2, "lacks symmetries");
+  // A second neighborhood after transitions of the first would leave them the wrong length.
+  check_error(table_text(head + "0,1,2,0,1,2\nneighborhood:Moore\n"), 7, "neighborhood is given twice");
+  check_error(table_text(head + "n_states:4\n"), 6, "n_states is given twice");
+  check_error(table_text(head + "symmetries:none\n"), 6, "symmetries is given twice");
   check_error(table_text(head + "0,1,2,0,1\n"), 6, "has 6 entries (5 inputs and the new state), not 5");
   check_error(table_text(head + "0,1,2,0,1,2,0\n"), 6, "not 7");
   check_error(table_text(head + "01201\n"), 6, "not 5 (digits without commas)");
