@@ -149,7 +149,7 @@ void check_checkpoint_fits(const Checkpoint& c, const std::string& path, const s
       refuse(c.variable_offsets[i], "variable " + std::to_string(i) + " has " +
                                         std::to_string(c.vertices ? c.variables[i].size() / c.vertices : 0) +
                                         " bytes per vertex, model " + model + "'s has " + std::to_string(widths[i]));
-  if (num_states == 0 || widths.empty()) return;
+  if (num_states == 0 || widths.empty() || widths[0] == 0) return;  // no states to check
   const std::vector<std::uint8_t>& states = c.variables[0];
   const std::uint32_t width = widths[0];
   for (std::uint64_t v = 0; v < c.vertices; ++v) {
