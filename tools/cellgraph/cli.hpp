@@ -12,6 +12,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/layout.hpp"
+#include "cellgraph/output/vtk.hpp"
 #include "cellgraph/partition.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/source/source.hpp"
@@ -106,6 +107,13 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
 // config errors name "file:line".
 bool parse_options(const Args& args, const po::options_description& desc, const std::string& usage,
                    po::variables_map& vm, const char* positional = nullptr);
+
+// Options are spelled out: no prefix of a name stands for it (Boost's guessing), as in a config
+// file, where keys are whole names too.
+inline constexpr int kSpelledOutStyle = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
+// --vtk-compression as an encoding; throws OptionError for a name that is none.
+VtkEncoding vtk_encoding(const po::variables_map& vm);
 
 // An option's value as the command line would give it, one text per occurrence (--param may
 // have several); a double as the shortest text that reads back to it. Throws Error for a type

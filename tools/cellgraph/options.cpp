@@ -198,14 +198,7 @@ bool parse_options(const Args& args, const po::options_description& desc, const 
   try {
     po::positional_options_description unnamed;
     if (positional) unnamed.add(positional, -1);
-    // Options are spelled out: no prefix of a name stands for it (Boost's guessing), as in a
-    // config file, where keys are whole names too.
-    po::store(po::command_line_parser(args)
-                  .options(desc)
-                  .positional(unnamed)
-                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
+    po::store(po::command_line_parser(args).options(desc).positional(unnamed).style(kSpelledOutStyle).run(), vm);
     if (vm.count("help")) {
       std::cout << usage << "\n\n" << desc << "\n";
       return false;
@@ -224,6 +217,12 @@ bool parse_options(const Args& args, const po::options_description& desc, const 
     throw Error(e.what());
   }
   return true;
+}
+
+VtkEncoding vtk_encoding(const po::variables_map& vm) {
+  const std::string compression = vm["vtk-compression"].as<std::string>();
+  if (const std::optional<VtkEncoding> encoding = vtk_encoding_for_compression(compression)) return *encoding;
+  throw OptionError("vtk-compression", "--vtk-compression must be zlib or none, not " + quoted_text(compression));
 }
 
 std::vector<std::string> option_texts(const boost::any& value, const std::string& name) {

@@ -242,11 +242,7 @@ void add_recorded_options(po::variables_map& vm, const po::options_description& 
   for (std::size_t at = 0, end; (end = c.run_options.find('\0', at)) != std::string::npos; at = end + 1)
     tokens.push_back(c.run_options.substr(at, end - at));
   try {
-    po::store(po::command_line_parser(tokens)
-                  .options(desc)
-                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
+    po::store(po::command_line_parser(tokens).options(desc).style(kSpelledOutStyle).run(), vm);
   } catch (const po::error& e) {
     throw Error("--restart " + path + ": the options it records: " + e.what());
   }
@@ -311,9 +307,7 @@ Outputs outputs_from(const po::variables_map& vm) {
                               {"summary-json", &o.summary_json}})
     if (vm.count(option)) *path = vm[option].as<std::string>();
   o.pictures = picture_options_from(vm);
-  const std::string compression = vm["vtk-compression"].as<std::string>();
-  if (const std::optional<VtkEncoding> encoding = vtk_encoding_for_compression(compression)) o.vtk_encoding = *encoding;
-  else throw OptionError("vtk-compression", "--vtk-compression must be zlib or none, not " + quoted_text(compression));
+  o.vtk_encoding = vtk_encoding(vm);
   if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0)
     throw OptionError("stats-every", "--stats-every must be at least 1");
   if (get_unsigned<std::uint64_t>(vm, "checkpoint-every") && o.checkpoint.empty())

@@ -151,9 +151,7 @@ MovableSetup movable_setup(const po::variables_map& vm, const models::MovableMod
 // The outputs' flags and files, checked before the simulation is made.
 void check_movable_outputs(const po::variables_map& vm) {
   if (get_unsigned<std::uint64_t>(vm, "stats-every") == 0) throw Error("--stats-every must be at least 1");
-  const std::string compression = vm["vtk-compression"].as<std::string>();
-  if (!vtk_encoding_for_compression(compression))
-    throw OptionError("vtk-compression", "--vtk-compression must be zlib or none, not " + quoted_text(compression));
+  vtk_encoding(vm);  // refused here, before any work
   const int png_size = vm["png-size"].as<int>();
   if (!kPictureSize.holds(png_size)) throw Error("--png-size must be from " + kPictureSize.text());
   FilePlan plan;
@@ -182,9 +180,9 @@ void add_movable_writers(RunDriver& driver, const po::variables_map& vm, const m
     driver.add(std::make_unique<ObservablesStatsWriter>(vm["stats"].as<std::string>(), sim,
                                                         get_unsigned<std::uint64_t>(vm, "stats-every"), ranks));
   if (vm.count("vtk"))
-    driver.add(std::make_unique<VtkPointsWriter>(
-        vm["vtk"].as<std::string>(), sim, get_unsigned<std::uint64_t>(vm, "vtk-every"), arrays, ranks,
-        *vtk_encoding_for_compression(vm["vtk-compression"].as<std::string>())));
+    driver.add(std::make_unique<VtkPointsWriter>(vm["vtk"].as<std::string>(), sim,
+                                                 get_unsigned<std::uint64_t>(vm, "vtk-every"), arrays, ranks,
+                                                 vtk_encoding(vm)));
   if (vm.count("png")) {
     const std::optional<int> heading =
         !arrays.empty() && arrays[0].components == dims ? std::optional<int>(arrays[0].first_variable) : std::nullopt;
