@@ -36,7 +36,7 @@ class GraphEngine final : public Automaton {
     options.boundary_value = shape.edge == Edge::fixed ? shape.edge_value : 0;
     options.threads = threads;
     sim_ = models::find_model("lifelike").make({{"rule", rule_text(rule)}}, std::move(layout), options);
-    bytes_per_update_ = 2.0 + 4.0 * double(sim_->layout().neighbors.size()) / double(sim_->layout().num_vertices);
+    bytes_per_update_ = 2.0 + double(sim_->layout().index_bytes()) / double(sim_->layout().num_vertices);
   }
 
   std::string name() const override { return "graph engine (" + sim_->backend_name() + ")"; }

@@ -63,9 +63,9 @@ class GraphCloud final : public Automaton {
     for (std::uint8_t code : states()) cells += code != 0;
     return cells;
   }
-  // Own three bytes read and written plus every stored neighbor index, as `cellgraph bench` counts.
+  // Own three bytes read and written plus the stored neighbor lists, as `cellgraph bench` counts.
   double bytes_per_update() const override {
-    return 6.0 + 4.0 * double(layout_->neighbors.size()) / double(layout_->num_vertices);
+    return 6.0 + double(layout_->index_bytes()) / double(layout_->num_vertices);
   }
 
  private:

@@ -1106,7 +1106,8 @@ TEST_CASE("perfmodel: missed gathers simulate a multiprocessor's L1 on the path 
     CHECK(works[0].packed_signals);
     CHECK_FALSE(works[1].packed_signals);
     CHECK(works[0].cells == part.num_vertices);
-    CHECK(works[1].indices == rest.neighbors.size());
+    CHECK(works[1].indices == pm::stored_indices(rest));  // the bytes of its lists, as 4-byte indices
+    CHECK(works[1].indices == rest.neighbors.size());     // a random graph has no stencil: 4-byte ids
     CHECK(pm::busiest_part_shape(works, part.num_vertices).packed_signals);
     CHECK_FALSE(pm::busiest_part_shape({works[1]}, rest.num_vertices).packed_signals);
     CHECK_FALSE(pm::busiest_part_shape(pm::part_works({part, rest}, bytes, 132), part.num_vertices).packed_signals);
@@ -1777,7 +1778,9 @@ TEST_CASE("perfmodel: model specs and layout kinds") {
 TEST_CASE("cli: perfmodel measure on the CPU writes timings that fit, validate and predict read") {
   ScratchDir dir;
   const std::string csv = dir / "t.csv";
-  const std::string measure = "perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --out " + csv;
+  // Explicit 4-byte ids, so that the bytes per cell are plain arithmetic (the encoded lists below).
+  const std::string measure =
+      "perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --index-encoding explicit --out " + csv;
   auto r = run_cli(measure + " --sources grid@6:8:2 --models lifelike");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   std::vector<pm::Measurement> rows = pm::read_measurements(csv);
@@ -1808,6 +1811,20 @@ TEST_CASE("cli: perfmodel measure on the CPU writes timings that fit, validate a
   CHECK(rows[3].update == "colored");
   CHECK(rows[3].bytes_per_cell == doctest::Approx(rows[2].bytes_per_cell + 4));  // the class list
   CHECK(rows[5].bytes_per_cell == 2 + 4 * 4 + 4);
+  // With the default encoding a row counts the lists' bytes as the layout stores them.
+  const std::string encoded = dir / "encoded.csv";
+  r = run_cli(
+      "perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --sources grid@14 "
+      "--models lifelike --out " +
+      encoded);
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  GridSpec square;
+  square.size = {128, 128, 1};
+  square.stencil = moore_stencil(2, 1);
+  const Layout grid128 = compile(build_grid_graph(square));
+  CHECK(report(grid128).slices_by_encoding[std::size_t(SliceEncoding::stencil)] == 256);  // 2 of a row's 4
+  CHECK(pm::read_measurements(encoded).at(0).bytes_per_cell ==
+        doctest::Approx(2 + 4 * double(pm::stored_indices(grid128)) / 16384));
 
   // Colored updates only up to --colored-max-cells; the sweep stops starting sources once
   // its --budget is spent (the first always runs).
@@ -1859,7 +1876,7 @@ TEST_SUITE("mpi") {
     ScratchDir dir;
     const auto r = run_cli_ranks(2,
                                  "perfmodel measure --backend cpu --repeats 1 --min-time 0.001 --sources grid@8 "
-                                 "--models lifelike,ising --out " +
+                                 "--models lifelike,ising --index-encoding explicit --out " +
                                      dir / "t.csv");
     REQUIRE_MESSAGE(r.status == 0, r.out);
     const std::vector<pm::Measurement> rows = pm::read_measurements(dir / "t.csv");
@@ -1928,8 +1945,10 @@ TEST_SUITE("mpi") {
 TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers that measure records") {
   ScratchDir dir;
   const std::string csv = dir / "t.csv";
+  // Explicit ids: the refused row below is one of 34 bytes per cell.
   auto r = run_cli("perfmodel measure --backend cpu --threads 1 --repeats 1 --min-time 0.001 --out " + csv +
-                   " --sources grid@6:8:2,grid:vonneumann:2@8,rgg@9,rmat@9 --models lifelike,ising --colored-on-hubs");
+                   " --sources grid@6:8:2,grid:vonneumann:2@8,rgg@9,rmat@9 --models lifelike,ising --colored-on-hubs "
+                   "--index-encoding explicit");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   const std::vector<pm::Measurement> measured = pm::read_measurements(csv);
   REQUIRE(measured.size() == 10);
@@ -1961,7 +1980,7 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   std::string old = without_later(pm::csv_header());
   for (const pm::Measurement& m : measured) old += without_later(pm::csv_row(m));
   const std::string bare = dir.write("old.csv", old);
-  r = run_cli("perfmodel annotate " + bare + " --out " + dir / "annotated.csv");
+  r = run_cli("perfmodel annotate --index-encoding explicit " + bare + " --out " + dir / "annotated.csv");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   CHECK(contains(r.out, "10 rows annotated"));
   const std::vector<pm::Measurement> annotated = pm::read_measurements(dir / "annotated.csv");
@@ -1978,7 +1997,8 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   std::string gpu = old;
   for (std::size_t at = gpu.find(",cpu,"); at != std::string::npos; at = gpu.find(",cpu,"))
     gpu.replace(at, 5, ",cuda,");
-  r = run_cli("perfmodel annotate " + dir.write("gpu.csv", gpu) + " --out " + dir / "gpu-annotated.csv");
+  r = run_cli("perfmodel annotate --index-encoding explicit " + dir.write("gpu.csv", gpu) + " --out " +
+              dir / "gpu-annotated.csv");
   REQUIRE_MESSAGE(r.status == 0, r.out);
   for (const pm::Measurement& m : pm::read_measurements(dir / "gpu-annotated.csv")) {
     INFO(m.source, " ", m.update);
@@ -1988,7 +2008,8 @@ TEST_CASE("cli: perfmodel annotate reconstructs the launches, depth and gathers 
   // A row whose layout differs from what its source builds is refused.
   std::string wrong = old;
   wrong.replace(wrong.find(",34,"), 4, ",35,");
-  r = run_cli("perfmodel annotate " + dir.write("wrong.csv", wrong) + " --out " + dir / "w.csv");
+  r = run_cli("perfmodel annotate --index-encoding explicit " + dir.write("wrong.csv", wrong) + " --out " +
+              dir / "w.csv");
   CHECK(r.status == 1);
   CHECK(contains(r.out, "bytes per cell, the row has 35"));
   CHECK_FALSE(std::filesystem::exists(dir / "w.csv"));

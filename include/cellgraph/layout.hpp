@@ -3,7 +3,10 @@
 // grouped in slices of 32, one warp each.
 //
 //   ordinary slice s: neighbor k of lane i sits at slice_begin[s] + k * 32 + i, padded to the
-//                     slice's width with the null cell (column-major: a warp's loads coalesce)
+//                     slice's width with the null cell (column-major: a warp's loads coalesce),
+//                     in the array of the slice's encoding (SliceEncoding): 4-byte cell ids,
+//                     2-byte deltas from the lane's own id, or none at all where every lane
+//                     reads itself plus the same offsets (a stencil: the interior of a grid)
 //   hub slice s:      its 32 vertices (hubs) are walked by a whole warp each; vertex v's list
 //                     is row-major at [hub_row_begin[v], hub_row_begin[v + 1]). The first
 //                     num_giant_hubs of them (the largest) are walked by a block of
@@ -24,6 +27,7 @@
 
 #include "cellgraph/aligned.hpp"
 #include "cellgraph/graph.hpp"
+#include "cellgraph/hd.hpp"
 #include "cellgraph/sweep_tuning.hpp"
 
 namespace cellgraph {
@@ -39,6 +43,60 @@ inline constexpr std::uint32_t kGiantHubThreads = kSweepTuning.block_threads;  /
 // graphs whose files number them poorly).
 enum class VertexOrder { input, hilbert, rcm };
 
+// How an ordinary slice stores its lists. A 16384^2 Moore grid's explicit lists are 32 of the
+// 34 bytes a cell update moves; as stencil slices the step moves little more than the state.
+enum class SliceEncoding : std::uint8_t {
+  explicit_ids = 0,  // Layout::neighbors: 4-byte cell ids
+  delta16 = 1,       // Layout::deltas: cell - v as 2 bytes (kDeltaNull, kDeltaBoundary)
+  stencil = 2,       // no entries: lane v reads v + stencil_offsets[slice_begin[s] + k]
+};
+// Which encodings compile() may choose for each slice (results are bit-identical whichever):
+//   automatic:    a stencil where the slice is one, else 4-byte ids
+//   deltas:       also 2-byte deltas where they hold the slice. They take fewer bytes, but the
+//                 CUDA walk decodes them with its gathers waiting longer: an rgg of 2^24
+//                 vertices in Hilbert order stepped at 4.7e10 updates/s against 9.1e10 with
+//                 ids on an H200, so they are not chosen automatically yet
+//   explicit_ids: 4-byte ids everywhere
+enum class IndexEncoding { automatic, deltas, explicit_ids };
+inline constexpr std::int16_t kDeltaNull = -32768;      // padding: the null cell
+inline constexpr std::int16_t kDeltaBoundary = -32767;  // the boundary cell
+inline constexpr std::int32_t kDeltaMin = -32766, kDeltaMax = 32767;
+
+// The cell a delta entry of vertex v names.
+CG_HD inline std::uint32_t delta_cell(std::int16_t delta, std::uint32_t v, std::uint32_t null_cell) {
+  if (delta == kDeltaNull) return null_cell;
+  if (delta == kDeltaBoundary) return null_cell + 1;
+  return v + std::uint32_t(std::int32_t(delta));  // modulo 2^32: the cell lies in range
+}
+
+// The lists of ordinary slices as plain pointers, for host and device alike (hubs' rows are
+// read from `neighbors` directly). slice_encoding null: every slice explicit.
+struct SliceLists {
+  const std::uint32_t* neighbors;
+  const std::int16_t* deltas;
+  const std::int32_t* stencil_offsets;
+  const std::uint64_t* slice_begin;
+  const std::uint8_t* slice_encoding;
+  std::uint32_t null_cell;
+
+  CG_HD SliceEncoding encoding(std::uint32_t slice) const {
+    return slice_encoding ? SliceEncoding(slice_encoding[slice]) : SliceEncoding::explicit_ids;
+  }
+  // Entry k of ordinary vertex v's list (k below its slice's width; padding: the null cell).
+  CG_HD std::uint32_t entry(std::uint32_t v, std::uint32_t k) const {
+    const std::uint32_t slice = v / 32;
+    const std::uint64_t begin = slice_begin[slice];
+    switch (encoding(slice)) {
+      case SliceEncoding::stencil:
+        return v + std::uint32_t(stencil_offsets[begin + k]);
+      case SliceEncoding::delta16:
+        return delta_cell(deltas[begin + std::uint64_t(k) * 32 + v % 32], v, null_cell);
+      default:
+        return neighbors[begin + std::uint64_t(k) * 32 + v % 32];
+    }
+  }
+};
+
 struct CompileOptions {
   VertexOrder order = VertexOrder::input;
   std::uint32_t sort_window = 1u << 12;  // sigma: vertices sorted by degree within windows
@@ -49,6 +107,7 @@ struct CompileOptions {
   // giant hubs (a block each). 0: automatic (compile_options_for).
   std::uint32_t hub_degree = 0;
   std::uint32_t giant_degree = 0;
+  IndexEncoding index_encoding = IndexEncoding::automatic;
 };
 
 // One neighboring part of a partitioned layout: which of our cells it reads (send_cells
@@ -70,11 +129,16 @@ struct Layout {
   bool slotted = false;   // slot k of a list = stencil offset k (grids)
   bool symmetric = true;  // the graph's (Graph::symmetric)
 
-  std::vector<std::uint64_t> slice_begin;    // num_slices() + 1
-  std::vector<std::uint32_t> slice_width;    // longest list in the slice
-  std::vector<std::uint64_t> hub_row_begin;  // hub vertices + 1 (offsets into neighbors)
-  std::vector<std::uint32_t> degree;         // per local vertex
-  AlignedArray<std::uint32_t> neighbors;     // local cell ids
+  // Where each slice's lists start in the array of its encoding; slice_begin[num_slices()] is
+  // the length of `neighbors`.
+  std::vector<std::uint64_t> slice_begin;     // num_slices() + 1
+  std::vector<std::uint32_t> slice_width;     // longest list in the slice
+  std::vector<std::uint64_t> hub_row_begin;   // hub vertices + 1 (offsets into neighbors)
+  std::vector<std::uint32_t> degree;          // per local vertex
+  AlignedArray<std::uint32_t> neighbors;      // local cell ids: hub rows, explicit slices
+  std::vector<std::uint8_t> slice_encoding;   // SliceEncoding per slice; empty: all explicit
+  AlignedArray<std::int16_t> deltas;          // delta slices' entries
+  std::vector<std::int32_t> stencil_offsets;  // the distinct stencils, one after another
 
   // Ordinary vertices from here on are not sent to peers and do not read the halo
   // (num_hub_vertices() without peers).
@@ -95,6 +159,21 @@ struct Layout {
   std::uint32_t state_length() const { return num_cells() + 2; }
   // Vertices of the hub slices (all walked row-major, by a warp or a block).
   std::uint32_t num_hub_vertices() const { return hub_row_begin.empty() ? 0 : std::uint32_t(hub_row_begin.size() - 1); }
+  SliceEncoding encoding(std::uint32_t slice) const {
+    return slice_encoding.empty() ? SliceEncoding::explicit_ids : SliceEncoding(slice_encoding[slice]);
+  }
+  SliceLists lists() const {
+    return {neighbors.data(),
+            deltas.data(),
+            stencil_offsets.data(),
+            slice_begin.data(),
+            slice_encoding.empty() ? nullptr : slice_encoding.data(),
+            null_cell()};
+  }
+  // Bytes of the neighbor lists as stored: what a step reads besides the state.
+  std::uint64_t index_bytes() const {
+    return neighbors.size() * 4 + deltas.size() * 2 + stencil_offsets.size() * 4 + slice_encoding.size();
+  }
 };
 
 // How far apart the cells one slice reads lie: the median, over a sample of the ordinary
@@ -127,9 +206,20 @@ void for_each_neighbor(const Layout& L, std::uint32_t v, Visit&& visit) {
   const std::uint32_t* nb = L.neighbors.data();
   if (v < L.num_hub_vertices()) {
     for (std::uint64_t at = L.hub_row_begin[v], k = 0; k < L.degree[v]; ++at, ++k) visit(nb[at], std::uint32_t(k));
-  } else {
-    const std::uint64_t column = L.slice_begin[v / kSliceWidth] + v % kSliceWidth;
-    for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(nb[column + std::uint64_t(k) * kSliceWidth], k);
+    return;
+  }
+  const std::uint32_t slice = v / kSliceWidth;
+  const std::uint64_t begin = L.slice_begin[slice], column = begin + v % kSliceWidth;
+  switch (L.encoding(slice)) {
+    case SliceEncoding::stencil:
+      for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(v + std::uint32_t(L.stencil_offsets[begin + k]), k);
+      break;
+    case SliceEncoding::delta16:
+      for (std::uint32_t k = 0; k < L.degree[v]; ++k)
+        visit(delta_cell(L.deltas[column + std::uint64_t(k) * kSliceWidth], v, L.null_cell()), k);
+      break;
+    default:
+      for (std::uint32_t k = 0; k < L.degree[v]; ++k) visit(nb[column + std::uint64_t(k) * kSliceWidth], k);
   }
 }
 
@@ -166,10 +256,16 @@ struct LayoutReport {
   std::uint32_t slices = 0, hub_slices = 0, hub_vertices = 0, giant_hubs = 0;
   std::uint32_t min_degree = 0, max_degree = 0;
   double padding_overhead = 0;  // stored / edges - 1
+  // Ordinary slices and their vertices by encoding (SliceEncoding's order), the distinct
+  // stencils, and the index bytes per updated vertex.
+  std::uint32_t slices_by_encoding[3] = {0, 0, 0};
+  std::uint64_t entries_by_encoding[3] = {0, 0, 0};  // list entries, padding included
+  std::uint32_t stencils = 0;
+  double index_bytes_per_vertex = 0;
   // (degree, count); with many distinct degrees, (2^k, count of degrees in [2^k, 2^(k+1))).
   std::vector<std::pair<std::uint32_t, std::uint64_t>> degree_histogram;
   bool histogram_bucketed = false;
-  std::uint64_t bytes = 0;  // neighbors + degree + slice tables
+  std::uint64_t bytes = 0;  // lists + degree + slice tables
 };
 LayoutReport report(const Layout& layout);
 

@@ -167,6 +167,9 @@ struct Measurement {
 inline double step_bytes(double cells, double indices, double state_bytes, bool colored) {
   return cells * (2 * state_bytes + (colored ? 4 : 0)) + 4 * indices;
 }
+// A layout's lists counted as the 4-byte indices whose bytes they take (Layout::index_bytes):
+// delta slices count half, stencil slices only their stencil.
+inline std::uint64_t stored_indices(const Layout& L) { return (L.index_bytes() + 3) / 4; }
 
 // The CSV: a header naming the columns (any order; all of them but `launches` and `depth`,
 // which CSVs written before them lack), then one row each. Fields holding a comma or a quote

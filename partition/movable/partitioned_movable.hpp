@@ -349,8 +349,9 @@ class PartitionedMovableSimulation final : public MovableSimulation {
     // The whole run's hub thresholds, as one process computes them from its mean degree.
     std::uint64_t entries = 0;
     for (std::uint32_t k = 0; k < n; ++k) entries += lists.degree(slot_of[k]);
-    const CompileOptions options =
+    CompileOptions options =
         compile_options_for_mean_degree(double(messages_.sum(entries)) / double(n_total_), movable_.compile);
+    options.index_encoding = IndexEncoding::explicit_ids;  // lists filtered in place, as on one process
     std::uint32_t densest = 0;
     std::uint64_t hubs = 0;
     for (std::uint32_t k = 0; k < n; ++k) {

@@ -1,5 +1,6 @@
 // Canonical CSR -> compiled layout (see layout.hpp for the shape).
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -53,6 +54,36 @@ std::vector<VertexId> degree_order(const Graph& g, const CompileRows& rows, cons
       std::stable_sort(begin, begin + std::min<std::ptrdiff_t>(o.sort_window, last - begin), by_bucket);
   *num_hubs = hubs;
   return order;
+}
+
+// The smallest encoding of an ordinary slice whose lanes are vertices [first, last), from its
+// entries (column-major, padded with the null cell). A stencil (its offsets left in `pattern`):
+// 32 lanes, every one of full width, each entry the lane's own id plus the same offset. Deltas:
+// every entry within kDeltaMin..kDeltaMax of its lane's id, or padding, or the boundary cell.
+SliceEncoding smallest_encoding(const std::vector<std::uint32_t>& entries, VertexId first, VertexId last,
+                                const std::uint32_t* degree, std::uint32_t null_cell, bool deltas,
+                                std::vector<std::int32_t>& pattern) {
+  const std::size_t width = entries.size() / kSliceWidth;
+  if (width == 0) return SliceEncoding::explicit_ids;  // no entries to encode
+  bool stencil = last - first == kSliceWidth;
+  for (VertexId v = first; v < last && stencil; ++v) stencil = degree[v] == width;
+  pattern.assign(width, 0);
+  for (std::size_t k = 0; k < width && stencil; ++k) {
+    const std::int64_t offset = std::int64_t(entries[k * kSliceWidth]) - std::int64_t(first);
+    stencil = entries[k * kSliceWidth] < null_cell && offset >= INT32_MIN && offset <= INT32_MAX;
+    for (std::uint32_t lane = 1; lane < kSliceWidth && stencil; ++lane)
+      stencil = std::int64_t(entries[k * kSliceWidth + lane]) - std::int64_t(first + lane) == offset;
+    pattern[k] = std::int32_t(offset);
+  }
+  if (stencil) return SliceEncoding::stencil;
+  if (!deltas) return SliceEncoding::explicit_ids;
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    const std::uint32_t cell = entries[e];
+    if (cell >= null_cell) continue;  // padding or the boundary cell
+    const std::int64_t delta = std::int64_t(cell) - std::int64_t(first + e % kSliceWidth);
+    if (delta < kDeltaMin || delta > kDeltaMax) return SliceEncoding::explicit_ids;
+  }
+  return SliceEncoding::delta16;
 }
 
 }  // namespace
@@ -119,28 +150,6 @@ Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOption
   L.slice_width.resize(slices);
   L.hub_row_begin.resize(std::size_t(num_hubs) + 1);
 
-  // Sizes first: hub rows are packed, then padded so ordinary slices start on 32 entries.
-  std::uint64_t at = 0;
-  for (std::uint32_t s = 0; s < slices; ++s) {
-    const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
-    std::uint32_t width = 0;
-    for (VertexId v = first; v < last; ++v) width = std::max(width, L.degree[v]);
-    L.slice_width[s] = width;
-    L.slice_begin[s] = at;
-    if (s < L.num_hub_slices) {
-      for (VertexId v = first; v < last; ++v) L.hub_row_begin[v] = at, at += L.degree[v];
-      if (s + 1 == L.num_hub_slices) {
-        L.hub_row_begin[last] = at;
-        at = (at + kSliceWidth - 1) / kSliceWidth * kSliceWidth;
-      }
-    } else {
-      at += std::uint64_t(width) * kSliceWidth;
-    }
-  }
-  L.slice_begin[slices] = at;
-
-  L.neighbors = AlignedArray<std::uint32_t>(at);
-  std::fill(L.neighbors.begin(), L.neighbors.end(), L.null_cell());
   auto local_id = [&](VertexId user, VertexId row) {
     if (user == kBoundaryVertex) return L.boundary_cell();
     if (local_of[user] == kAbsent)
@@ -150,14 +159,93 @@ Layout compile_rows(const Graph& g, const CompileRows& rows, const CompileOption
   };
   for (std::uint32_t s = 0; s < slices; ++s) {
     const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
+    std::uint32_t width = 0;
+    for (VertexId v = first; v < last; ++v) width = std::max(width, L.degree[v]);
+    L.slice_width[s] = width;
+  }
+  if (options.index_encoding != IndexEncoding::explicit_ids && slices > L.num_hub_slices)
+    L.slice_encoding.assign(slices, std::uint8_t(SliceEncoding::explicit_ids));
+
+  // Each ordinary slice's entries, column-major (entry k of lane i at k * 32 + i), padded
+  // with the null cell.
+  std::vector<std::uint32_t> entries;
+  auto slice_entries = [&](std::uint32_t s) {
+    const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
+    entries.assign(std::size_t(L.slice_width[s]) * kSliceWidth, L.null_cell());
     for (VertexId v = first; v < last; ++v) {
       const VertexId user = L.local_to_user[v];
-      for (std::uint32_t k = 0; k < L.degree[v]; ++k) {
-        const std::uint64_t slot = s < L.num_hub_slices
-                                       ? L.hub_row_begin[v] + k
-                                       : L.slice_begin[s] + std::uint64_t(k) * kSliceWidth + (v - first);
-        L.neighbors[slot] = local_id(g.neighbors[g.offsets[user] + k], user);
+      for (std::uint32_t k = 0; k < L.degree[v]; ++k)
+        entries[std::size_t(k) * kSliceWidth + (v - first)] = local_id(g.neighbors[g.offsets[user] + k], user);
+    }
+  };
+
+  // Sizes first: hub rows are packed, then padded so ordinary slices start on 32 entries; each
+  // ordinary slice takes the smallest encoding that holds it.
+  std::map<std::vector<std::int32_t>, std::uint64_t> stencil_at;
+  std::vector<std::int32_t> pattern;
+  std::uint64_t at = 0, deltas_at = 0;
+  for (std::uint32_t s = 0; s < slices; ++s) {
+    const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
+    L.slice_begin[s] = at;
+    if (s < L.num_hub_slices) {
+      for (VertexId v = first; v < last; ++v) L.hub_row_begin[v] = at, at += L.degree[v];
+      if (s + 1 == L.num_hub_slices) {
+        L.hub_row_begin[last] = at;
+        at = (at + kSliceWidth - 1) / kSliceWidth * kSliceWidth;
       }
+      continue;
+    }
+    const std::uint64_t size = std::uint64_t(L.slice_width[s]) * kSliceWidth;
+    if (L.slice_encoding.empty()) {
+      at += size;
+      continue;
+    }
+    slice_entries(s);
+    const SliceEncoding encoding = smallest_encoding(entries, first, last, L.degree.data(), L.null_cell(),
+                                                     options.index_encoding == IndexEncoding::deltas, pattern);
+    L.slice_encoding[s] = std::uint8_t(encoding);
+    if (encoding == SliceEncoding::stencil) {
+      const auto [found, added] = stencil_at.try_emplace(pattern, L.stencil_offsets.size());
+      if (added) L.stencil_offsets.insert(L.stencil_offsets.end(), pattern.begin(), pattern.end());
+      L.slice_begin[s] = found->second;
+    } else if (encoding == SliceEncoding::delta16) {
+      L.slice_begin[s] = deltas_at;
+      deltas_at += size;
+    } else {
+      at += size;
+    }
+  }
+  L.slice_begin[slices] = at;
+  // All ids: no table, so that the walks read no encoding at all (as in a layout of explicit_ids).
+  if (std::all_of(L.slice_encoding.begin(), L.slice_encoding.end(),
+                  [](std::uint8_t e) { return e == std::uint8_t(SliceEncoding::explicit_ids); }))
+    L.slice_encoding.clear();
+
+  L.neighbors = AlignedArray<std::uint32_t>(at);
+  std::fill(L.neighbors.begin(), L.neighbors.end(), L.null_cell());
+  L.deltas = AlignedArray<std::int16_t>(deltas_at);
+  for (std::uint32_t s = 0; s < L.num_hub_slices; ++s) {
+    const VertexId first = s * kSliceWidth, last = std::min<VertexId>(n, first + kSliceWidth);
+    for (VertexId v = first; v < last; ++v) {
+      const VertexId user = L.local_to_user[v];
+      for (std::uint32_t k = 0; k < L.degree[v]; ++k)
+        L.neighbors[L.hub_row_begin[v] + k] = local_id(g.neighbors[g.offsets[user] + k], user);
+    }
+  }
+  for (std::uint32_t s = L.num_hub_slices; s < slices; ++s) {
+    const SliceEncoding encoding = L.encoding(s);
+    if (encoding == SliceEncoding::stencil) continue;
+    slice_entries(s);
+    const std::uint64_t begin = L.slice_begin[s];
+    if (encoding == SliceEncoding::explicit_ids) {
+      std::copy(entries.begin(), entries.end(), L.neighbors.begin() + std::ptrdiff_t(begin));
+      continue;
+    }
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      const std::uint32_t v = s * kSliceWidth + std::uint32_t(e % kSliceWidth), cell = entries[e];
+      L.deltas[begin + e] = cell == L.null_cell()       ? kDeltaNull
+                            : cell == L.boundary_cell() ? kDeltaBoundary
+                                                        : std::int16_t(std::int64_t(cell) - std::int64_t(v));
     }
   }
   return L;
@@ -170,7 +258,21 @@ LayoutReport report(const Layout& L) {
   r.hub_slices = L.num_hub_slices;
   r.hub_vertices = std::min(L.num_vertices, L.num_hub_slices * kSliceWidth);
   r.giant_hubs = L.num_giant_hubs;
-  r.stored = L.neighbors.size();
+  for (std::uint32_t s = L.num_hub_slices; s < L.num_slices(); ++s) {
+    const auto e = std::size_t(L.encoding(s));
+    ++r.slices_by_encoding[e];
+    r.entries_by_encoding[e] += std::uint64_t(L.slice_width[s]) * kSliceWidth;
+    r.stored += std::uint64_t(L.slice_width[s]) * kSliceWidth;
+  }
+  if (L.num_hub_vertices()) r.stored += L.hub_row_begin.back();
+  std::map<std::vector<std::int32_t>, int> distinct;  // patterns are stored once each
+  for (std::uint32_t s = L.num_hub_slices; s < L.num_slices(); ++s)
+    if (L.encoding(s) == SliceEncoding::stencil)
+      distinct[std::vector<std::int32_t>(
+          L.stencil_offsets.begin() + std::ptrdiff_t(L.slice_begin[s]),
+          L.stencil_offsets.begin() + std::ptrdiff_t(L.slice_begin[s] + L.slice_width[s]))];
+  r.stencils = std::uint32_t(distinct.size());
+  r.index_bytes_per_vertex = L.num_vertices ? double(L.index_bytes()) / double(L.num_vertices) : 0.0;
   std::map<std::uint32_t, std::uint64_t> histogram;
   r.min_degree = L.num_vertices ? ~0u : 0;
   for (std::uint32_t d : L.degree) {
@@ -188,7 +290,7 @@ LayoutReport report(const Layout& L) {
   }
   r.degree_histogram.assign(histogram.begin(), histogram.end());
   r.padding_overhead = r.edges ? double(r.stored) / double(r.edges) - 1.0 : 0.0;
-  r.bytes = r.stored * 4 + std::uint64_t(L.degree.size()) * 4 + L.slice_begin.size() * 8 + L.slice_width.size() * 4 +
+  r.bytes = L.index_bytes() + std::uint64_t(L.degree.size()) * 4 + L.slice_begin.size() * 8 + L.slice_width.size() * 4 +
             L.hub_row_begin.size() * 8;
   return r;
 }

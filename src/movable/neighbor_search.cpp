@@ -211,8 +211,11 @@ Graph lists_in_user_ids(const Layout& layout) {
 Layout compile_neighbors(const NeighborGraph& neighbors, const CompileOptions& options) {
   // The device compiler's thresholds (from the mean degree alone, whatever the particle
   // count), so that both backends fold every list alike.
+  // Explicit ids, as the device compiler writes them: moving cells' lists are filtered in place.
   const Graph& g = neighbors.graph;
-  Layout layout = compile(g, compile_options_for_mean_degree(mean_degree(g), options));
+  CompileOptions explicit_ids = compile_options_for_mean_degree(mean_degree(g), options);
+  explicit_ids.index_encoding = IndexEncoding::explicit_ids;
+  Layout layout = compile(g, explicit_ids);
   rename_users(layout, neighbors.particle_of);
   return layout;
 }

@@ -93,7 +93,7 @@ template <class Vertices>
 void count_ordinary(const Layout& L, const Vertices& vertices, const GatherPath& path, GatherCount& c) {
   const std::uint32_t block_warps = path.block_vertices / kWarpSize;
   const unsigned shift = path.packed_signals ? 8 : 5;  // 32 bytes: 32 one-byte states, 256 signal bits
-  const std::uint32_t* nb = L.neighbors.data();
+  const SliceLists lists = L.lists();
   const std::uint32_t warps = std::uint32_t((vertices.size() + kWarpSize - 1) / kWarpSize);
   auto lanes = [&](std::uint32_t w) {
     return std::min<std::size_t>(vertices.size() - std::size_t(w) * kWarpSize, kWarpSize);
@@ -104,7 +104,7 @@ void count_ordinary(const Layout& L, const Vertices& vertices, const GatherPath&
     for (std::size_t i = std::size_t(w) * kWarpSize, end = i + lanes(w); i < end; ++i) {
       const std::uint32_t v = vertices[i], slice = v / kSliceWidth;
       if (k >= L.slice_width[slice]) continue;
-      const std::uint32_t cell = nb[L.slice_begin[slice] + std::uint64_t(k) * kSliceWidth + v % kSliceWidth];
+      const std::uint32_t cell = lists.entry(v, k);
       if (cell < L.null_cell()) read.push_back(cell >> shift);  // not padding nor the boundary cell
     }
   };
@@ -229,8 +229,8 @@ Measurement Measurement::as_part(const PartWork& part) const {
 }
 
 PartWork part_work(const Layout& part, const StepShape& shape) {
-  return {part.num_vertices, part.neighbors.size(), shape.depth,
-          shape.gathers,     shape.missed_gathers,  shape.packed_signals};
+  return {part.num_vertices, stored_indices(part), shape.depth,
+          shape.gathers,     shape.missed_gathers, shape.packed_signals};
 }
 
 std::vector<PartWork> part_works(const std::vector<Layout>& parts, const SweepModelTraits& model,
@@ -256,7 +256,7 @@ StepShape busiest_part_shape(const std::vector<PartWork>& parts, std::uint64_t c
 double busiest_part_bytes(const std::vector<Layout>& parts, double state_bytes) {
   double busiest = 0;
   for (const Layout& L : parts)
-    busiest = std::max(busiest, step_bytes(L.num_vertices, double(L.neighbors.size()), state_bytes, false));
+    busiest = std::max(busiest, step_bytes(L.num_vertices, double(stored_indices(L)), state_bytes, false));
   return busiest;
 }
 

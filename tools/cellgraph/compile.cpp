@@ -45,6 +45,12 @@ int compile_command(const Args& args) {
             << " hub vertices of degree >= " << layout.hub_degree << ", " << r.giant_hubs
             << " giant hubs of degree >= " << layout.giant_degree << ")\n"
             << "  stored entries    " << r.stored << "\n"
+            << "  index encoding    " << r.slices_by_encoding[0] << " explicit slices (4 B an entry), "
+            << r.slices_by_encoding[1] << " delta slices (2 B), " << r.slices_by_encoding[2] << " stencil slices ("
+            << r.stencils << (r.stencils == 1 ? " stencil" : " distinct stencils") << ", no entries)\n"
+            << "  index bytes       " << std::fixed << std::setprecision(2) << r.index_bytes_per_vertex
+            << " per vertex (" << r.entries_by_encoding[0] * 4 + r.entries_by_encoding[1] * 2 << " B of slice entries, "
+            << layout.stencil_offsets.size() * 4 << " B of stencils)\n"
             << "  padding overhead  " << std::fixed << std::setprecision(2) << 100.0 * r.padding_overhead << " %\n"
             << "  gather span       " << median_gather_span(layout)
             << " cells (median over slices of the cells one slice reads"

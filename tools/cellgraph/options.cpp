@@ -412,7 +412,12 @@ po::options_description layout_options() {
       "vertices of at least this degree are hubs walked by a whole warp; 0: max(256, 16 x mean), on graphs under "
       "2^20 vertices 1 + max(24, 2 x mean rounded down to a multiple of 8)")(
       "giant-degree", unsigned_value<std::uint32_t>(0),
-      "hubs of at least this degree are walked by a whole block; 0: max(1024, 32 x mean)");
+      "hubs of at least this degree are walked by a whole block; 0: max(1024, 32 x mean)")(
+      "index-encoding", po::value<std::string>()->default_value("auto"),
+      "how slices of 32 store their neighbor lists: auto (no indices where every lane reads itself plus the same "
+      "offsets, as inside a grid; 4-byte ids elsewhere), delta (also 2-byte deltas where the neighbors lie within "
+      "32,767 ids: fewer bytes, not yet faster on a GPU) or explicit (4-byte ids everywhere); the results are the "
+      "same");
   return d;
 }
 
@@ -430,6 +435,12 @@ CompileOptions compile_options(const po::variables_map& vm) {
     if (o.degree_quantum == 0) throw OptionError("degree-quantum", "--degree-quantum must be at least 1");
     o.giant_degree = get_unsigned<std::uint32_t>(vm, "giant-degree");
     if (o.sort_window == 0) throw OptionError("sort-window", "--sort-window must be at least 1");
+    const std::string encoding = vm["index-encoding"].as<std::string>();
+    if (encoding == "explicit") o.index_encoding = IndexEncoding::explicit_ids;
+    else if (encoding == "delta") o.index_encoding = IndexEncoding::deltas;
+    else if (encoding != "auto")
+      throw OptionError("index-encoding",
+                        "--index-encoding must be auto, delta or explicit, not " + quoted_text(encoding));
     return o;
   });
 }

@@ -21,19 +21,20 @@ constexpr int kColoringBlock = 256;
 // visit(u) for each list entry of v that is another updated vertex.
 template <class Visit>
 __device__ void for_each_vertex_neighbor(const LayoutView& L, std::uint32_t v, Visit&& visit) {
-  const std::uint32_t degree = L.degree[v];
+  // Ordinary lists to their slice's width: padding reads the null cell, which is skipped (the
+  // device keeps the degrees of hubs only).
   const bool hub = v < L.num_hub_vertices;
-  const std::uint32_t* list = hub ? L.neighbors + L.hub_row_begin[v] : L.neighbors + L.slice_begin[v / 32] + v % 32;
-  const std::uint32_t stride = hub ? 1 : 32;
-  for (std::uint32_t k = 0; k < degree; ++k) {
-    const std::uint32_t u = list[std::size_t(k) * stride];
+  const std::uint32_t length = hub ? L.degree[v] : L.slice_width[v / 32];
+  const SliceLists lists = L.lists();
+  for (std::uint32_t k = 0; k < length; ++k) {
+    const std::uint32_t u = hub ? L.neighbors[L.hub_row_begin[v] + k] : lists.entry(v, k);
     if (u < L.num_vertices && u != v) visit(u);
   }
 }
 
 __global__ void priorities_kernel(LayoutView L, std::uint64_t seed, std::uint64_t* priority) {
   const std::uint32_t v = blockIdx.x * kColoringBlock + threadIdx.x;
-  if (v < L.num_vertices) priority[v] = coloring_priority(seed, L.local_to_user[v]);
+  if (v < L.num_vertices) priority[v] = coloring_priority(seed, L.user_of(v));
 }
 
 __global__ void jones_plassmann_round(LayoutView L, const std::uint64_t* priority, const std::uint32_t* color,

@@ -55,7 +55,7 @@ struct ApplyStep {
   __device__ std::uint32_t step() const { return *p.step_counter + p.step_offset; }
   // Alpha-asynchronous cells that sit this step out are copied before any neighbor is read.
   __device__ bool skips(const LayoutView& L, std::uint32_t v) const {
-    return p.alpha < 1.0 && !updates_this_step(p.alpha, p.seed, L.local_to_user[v], step());
+    return p.alpha < 1.0 && !updates_this_step(p.alpha, p.seed, L.user_of(v), step());
   }
   __device__ void keep(StateRef<Vars> current, std::uint32_t v) const {
     CellWrite<Vars> out{next, v};
@@ -65,7 +65,8 @@ struct ApplyStep {
                              const typename Model::Acc& acc, std::uint32_t degree) const {
     CellWrite<Vars> out{next, v};
     model.apply(CellRead<Vars>{current, v}, acc, out,
-                CellContext::deferred(p.seed, p.step_counter, p.step_offset, L.local_to_user + v, degree));
+                CellContext::deferred(p.seed, p.step_counter, p.step_offset,
+                                      L.local_to_user ? L.local_to_user + v : nullptr, degree, v));
   }
 };
 
@@ -74,24 +75,39 @@ struct ApplyStep {
 // entry would wait for each load in turn).
 inline constexpr int kIndexBatch = int(kSweepTuning.index_batch);
 
-// An ordinary vertex being walked: its slice column and the batch of indices in flight.
+// An ordinary vertex being walked: its slice's encoding and where its entries start (its column
+// of ids or deltas, or the slice's stencil), and the batch of cells in flight. The encoding is
+// the same in every lane of a warp (a warp walks one slice), so the branches do not diverge.
 struct OrdinaryWalk {
   std::uint32_t v, width;
-  const std::uint32_t* column;
+  SliceEncoding encoding;
+  std::uint64_t begin;  // the column's first entry, or the stencil's first offset
   std::uint32_t cell[kIndexBatch];
 };
 
 __device__ __forceinline__ void load_index_batch(const LayoutView& L, OrdinaryWalk& w, std::uint32_t k0) {
+  if (w.encoding == SliceEncoding::stencil) {  // the same offset in every lane: one broadcast load
 #pragma unroll
-  for (int j = 0; j < kIndexBatch; ++j)
-    w.cell[j] = k0 + j < w.width ? __ldg(w.column + std::size_t(k0 + j) * 32) : L.null_cell;
+    for (int j = 0; j < kIndexBatch; ++j)
+      w.cell[j] = k0 + j < w.width ? w.v + std::uint32_t(__ldg(L.stencil_offsets + w.begin + k0 + j)) : L.null_cell;
+  } else if (w.encoding == SliceEncoding::delta16) {
+#pragma unroll
+    for (int j = 0; j < kIndexBatch; ++j)
+      w.cell[j] = k0 + j < w.width ? delta_cell(__ldg(L.deltas + w.begin + std::size_t(k0 + j) * 32), w.v, L.null_cell)
+                                   : L.null_cell;
+  } else {
+#pragma unroll
+    for (int j = 0; j < kIndexBatch; ++j)
+      w.cell[j] = k0 + j < w.width ? __ldg(L.neighbors + w.begin + std::size_t(k0 + j) * 32) : L.null_cell;
+  }
 }
 
 __device__ __forceinline__ void begin_walk(const LayoutView& L, std::uint32_t v, OrdinaryWalk& w) {
   const std::uint32_t slice = v / 32;
   w.v = v;
   w.width = L.slice_width[slice];
-  w.column = L.neighbors + L.slice_begin[slice] + v % 32;
+  w.encoding = L.encoding(slice);
+  w.begin = L.slice_begin[slice] + (w.encoding == SliceEncoding::stencil ? 0 : v % 32);
   load_index_batch(L, w, 0);
 }
 

@@ -45,7 +45,7 @@ EngineRun run_engine(const Graph& graph, const models::LifeLike& rule, const std
   run.seconds_per_step = median_seconds(repeats, [&] { sim->advance(steps); }) / double(steps);
   // Compulsory traffic: own state read and written, every stored neighbor index (padding
   // included); neighbor states are assumed to come from cache.
-  run.bytes_per_update = 2.0 + 4.0 * double(layout->neighbors.size()) / double(layout->num_vertices);
+  run.bytes_per_update = 2.0 + double(layout->index_bytes()) / double(layout->num_vertices);
   sim->set_states(initial);
   sim->advance(steps);
   run.states = sim->states();
@@ -79,14 +79,16 @@ int bench_command(const Args& args) {
   po::options_description d("cellgraph bench");
   d.add_options()("help,h", "show this help")(
       "suite", po::value<std::string>()->default_value("standard"),
-      "quick, standard, gpu (the standard GPU set: a 16384^2 grid, 2^24-vertex rgg and R-MAT, METIS samples), "
+      "quick, standard, gpu (the standard GPU set: 16384^2 Moore and von Neumann grids, a 512^3 Moore grid, a "
+      "2^24-vertex rgg in its own and in Hilbert order, R-MAT scale 24, METIS samples), "
       "metis (the METIS samples alone: 4elt and copter2), "
       "models (every random model and update mode on a grid and an rgg, against Life), "
       "partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior), "
       "or movable (the Vicsek model: steps/s and neighbor-list rebuilds at 10^6 and 10^7 particles, 10^5 and "
       "10^6 on the CPU, the search against all pairs; movable-quick: small sizes)")(
       "repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")(
-      "markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");
+      "markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)")(
+      "cases", po::value<std::string>()->default_value(""), "only the suite's cases whose names contain this text");
   d.add(backend_options()).add(layout_options());
   po::variables_map vm;
   if (!parse_options(args, d, "usage: cellgraph bench [--suite standard] [--backend cpu]", vm)) return 0;
@@ -102,7 +104,10 @@ int bench_command(const Args& args) {
   if (suite == "movable" || suite == "movable-quick") return bench_movable(vm, options, repeats, suite);
   const models::LifeLike life = models::parse_lifelike_rule("B3/S23");
   std::vector<std::string> notes;
-  const std::vector<BenchCase> cases = bench_suite(suite, notes);
+  std::vector<BenchCase> cases = bench_suite(suite, notes);
+  const std::string only = vm["cases"].as<std::string>();
+  std::erase_if(cases, [&](const BenchCase& c) { return c.name.find(only) == std::string::npos; });
+  if (cases.empty()) throw Error("no case of the " + suite + " suite is named like " + quoted_text(only));
 
   // The ceiling, measured now on the machine that runs the steps.
   double ceiling = 0;
@@ -145,7 +150,9 @@ int bench_command(const Args& args) {
     const Source source = load_source(c.source);
     const std::uint32_t vertices = source.graph.num_vertices();
     const std::vector<std::uint32_t> fill = random_fill(vertices, 0.5, options.seed);
-    const EngineRun engine = run_engine(source.graph, life, fill, c.steps, repeats, compile_options(vm), options);
+    CompileOptions compile_opts = compile_options(vm);
+    if (c.order) compile_opts.order = *c.order;
+    const EngineRun engine = run_engine(source.graph, life, fill, c.steps, repeats, compile_opts, options);
     // A baseline that cannot run this case (cuSPARSE refusing a size, say) is reported, not fatal.
     BaselineRun base;
     std::string check;

@@ -81,8 +81,7 @@ int bench_models(const po::variables_map& vm, SimulationOptions options, int rep
       // for colored updates the class lists.
       double state_bytes = 0;
       for (const auto& variable : sim->export_state()) state_bytes += double(variable.size()) / n;
-      const double bytes =
-          2 * state_bytes + 4.0 * double(layout->neighbors.size()) / n + (c.update == "colored" ? 4 : 0);
+      const double bytes = 2 * state_bytes + double(layout->index_bytes()) / n + (c.update == "colored" ? 4 : 0);
       std::cout << "| " << source.description << " | " << c.label << " | " << c.update << " | " << three_digits(rate)
                 << " | " << three_digits(bytes) << " | " << three_digits(100 * rate * bytes / ceiling) << " | "
                 << three_digits(rate / reference_rate) << " |\n";

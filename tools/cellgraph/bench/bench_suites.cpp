@@ -18,6 +18,12 @@ SourceSpec grid(const std::string& size) {
   return s;
 }
 
+SourceSpec grid(const std::string& size, const std::string& neighborhood) {
+  SourceSpec s = grid(size);
+  s.neighborhood = neighborhood;
+  return s;
+}
+
 SourceSpec generated(const std::string& spec) {
   SourceSpec s;
   s.generator = spec;
@@ -74,9 +80,13 @@ std::vector<BenchCase> bench_suite(const std::string& name, std::vector<std::str
             {"rgg 2^21 (mesh-like)", generated("rgg:2097152:6"), 20},
             {"rmat scale 18 (hubs)", generated("rmat:18:16"), 10}};
   if (name == "gpu") {
-    std::vector<BenchCase> cases = {{"grid 16384^2 moore", grid("16384x16384"), 20},
-                                    {"rgg 2^24 (mesh-like)", generated("rgg:16777216:6"), 20},
-                                    {"rmat scale 24 (hubs)", generated("rmat:24:16"), 10}};
+    std::vector<BenchCase> cases = {
+        {"grid 16384^2 moore", grid("16384x16384"), 20},
+        {"grid 16384^2 vonneumann", grid("16384x16384", "vonneumann"), 20},
+        {"grid 512^3 moore", grid("512x512x512"), 20},
+        {"rgg 2^24 (mesh-like)", generated("rgg:16777216:6"), 20},
+        {"rgg 2^24, hilbert order", generated("rgg:16777216:6"), 20, false, VertexOrder::hilbert},
+        {"rmat scale 24 (hubs)", generated("rmat:24:16"), 10}};
     for (BenchCase& c : metis_sample_cases(notes)) cases.push_back(std::move(c));
     return cases;
   }

@@ -79,7 +79,7 @@ std::size_t annotate_one_rank(std::vector<pm::Measurement>& rows, const CompileO
                     " (other layout options?)");
       layout.emplace(compile(source.graph, compile_opts));
     }
-    const double stored = double(layout->neighbors.size()) / double(layout->num_vertices);
+    const double stored = double(pm::stored_indices(*layout)) / double(layout->num_vertices);
     for (pm::Measurement* m : list) {
       const bool colored = m->update == "colored";
       // The layout measured: the row's bytes per cell, as measure counts them.

@@ -423,12 +423,12 @@ SourceRun prepare_source(const Sweep& s, const SweepSource& item, const po::vari
       run.base.send_cells_max = r.sends_max();
     }
   }
-  std::vector<std::uint64_t> stored{run.layout->neighbors.size()};
+  std::vector<std::uint64_t> stored{pm::stored_indices(*run.layout)};
   mpi::sum(stored);
   run.stored = stored[0];
   run.part_sizes.assign(2 * std::size_t(ranks), 0);
   run.part_sizes[2 * std::size_t(mpi::rank())] = run.layout->num_vertices;
-  run.part_sizes[2 * std::size_t(mpi::rank()) + 1] = run.layout->neighbors.size();
+  run.part_sizes[2 * std::size_t(mpi::rank()) + 1] = pm::stored_indices(*run.layout);
   mpi::sum(run.part_sizes);
   for (int r = 0; r < ranks; ++r) run.cells_max = std::max(run.cells_max, double(run.part_sizes[2 * std::size_t(r)]));
   run.initial = random_fill(std::uint32_t(n), s.fill, s.options.seed);
