@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/layout.hpp"
@@ -265,12 +266,9 @@ LayoutReport report(const Layout& L) {
     r.stored += std::uint64_t(L.slice_width[s]) * kSliceWidth;
   }
   if (L.num_hub_vertices()) r.stored += L.hub_row_begin.back();
-  std::map<std::vector<std::int32_t>, int> distinct;  // patterns are stored once each
+  std::set<std::uint64_t> distinct;  // compile stores each stencil once: one start each
   for (std::uint32_t s = L.num_hub_slices; s < L.num_slices(); ++s)
-    if (L.encoding(s) == SliceEncoding::stencil)
-      distinct[std::vector<std::int32_t>(
-          L.stencil_offsets.begin() + std::ptrdiff_t(L.slice_begin[s]),
-          L.stencil_offsets.begin() + std::ptrdiff_t(L.slice_begin[s] + L.slice_width[s]))];
+    if (L.encoding(s) == SliceEncoding::stencil) distinct.insert(L.slice_begin[s]);
   r.stencils = std::uint32_t(distinct.size());
   r.index_bytes_per_vertex = L.num_vertices ? double(L.index_bytes()) / double(L.num_vertices) : 0.0;
   std::map<std::uint32_t, std::uint64_t> histogram;

@@ -33,9 +33,9 @@ std::string data_file(const std::string& relative);
 struct BenchCase {
   std::string name;
   SourceSpec source;
-  std::uint64_t steps;               // per timed run
-  bool report_steps_per_s = false;   // small graphs: steps/s says more than cells/s
-  std::optional<VertexOrder> order;  // the case's own vertex order, over --order
+  std::uint64_t steps;                    // per timed run
+  bool report_steps_per_s = false;        // small graphs: steps/s says more than cells/s
+  std::optional<VertexOrder> order = {};  // the case's own vertex order, over --order
 };
 
 // The cases of a suite: quick, standard, or gpu (the standard GPU set). Graph files that are
