@@ -133,12 +133,18 @@ __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView
   typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, w.v});
   std::uint32_t degree = 0;
   for (std::uint32_t k0 = 0;;) {
+    if ((w.column & 2) && k0 + kIndexBatch <= w.width) {  // a whole batch of a stencil: no padding
 #pragma unroll
-    for (int j = 0; j < kIndexBatch; ++j)
-      if (w.cell[j] != L.null_cell) {  // padding only follows the real entries
-        neighbors.gather(model, acc, w.cell[j], k0 + j);
-        ++degree;
-      }
+      for (int j = 0; j < kIndexBatch; ++j) neighbors.gather(model, acc, w.cell[j], k0 + j);
+      degree += kIndexBatch;
+    } else {
+#pragma unroll
+      for (int j = 0; j < kIndexBatch; ++j)
+        if (w.cell[j] != L.null_cell) {  // padding only follows the real entries
+          neighbors.gather(model, acc, w.cell[j], k0 + j);
+          ++degree;
+        }
+    }
     k0 += kIndexBatch;
     if (k0 >= w.width) break;
     load_index_batch(L, w, k0);
