@@ -2,8 +2,7 @@
 #include "models/cloud.hpp"
 
 #include "cellgraph/error.hpp"
-#include "models/registry.hpp"
-#include "src/backend/make_simulation.hpp"
+#include "models/model_api.hpp"
 
 namespace cellgraph::models {
 namespace {
@@ -59,13 +58,13 @@ ModelInfo cloud_model_info() {
   info.variable_names = {"cld", "hum", "act"};
   info.grid_neighborhood = "cloud";
   info.grid_boundary = "open";
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
+  set_builders(info, [](const Params& params, const Layout&, const SimulationOptions& options) {
     // Only act is read across the boundary; a boundary cell holds act = 0 whatever its cld.
     if (options.boundary_value != 0)
       throw Error("model cloud: the fixed boundary is clear air, fixed:0 (open), not fixed:" +
                   std::to_string(options.boundary_value));
-    return make_simulation_for(read_cloud_params(params).model, std::move(layout), options);
-  };
+    return BuiltModel<Cloud>{read_cloud_params(params).model, nullptr};
+  });
   info.initial_variables = [](const Params& params, const std::vector<std::uint32_t>& cld, std::uint64_t seed) {
     const CloudSettings s = read_cloud_params(params);
     return cloud_initial_variables(cld, s.hum0, s.act0, seed);

@@ -58,16 +58,15 @@ ModelInfo epidemic_info(const std::string& name, bool immunity) {
   info.params = kEpidemicParams;
   info.state_names = immunity ? std::vector<std::string>{"S", "I", "R"} : std::vector<std::string>{"S", "I"};
   info.sweep_traits = sweep_model_traits<Epidemic>();
-  info.make = [name, immunity](const Params& params, std::shared_ptr<const Layout> layout,
-                               const SimulationOptions& options) {
+  set_builders(info, [name, immunity](const Params& params, const Layout&, const SimulationOptions&) {
     const ParamReader read(name, params, kEpidemicParams);
     Epidemic model;
     model.escape = 1.0 - read.number("beta", 0, 1);
     model.period = read.whole("tau", 0, 65535);
     model.recovery = read.number("gamma", 0, 1);
     model.immunity = immunity;
-    return make_simulation_for(model, std::move(layout), options);
-  };
+    return BuiltModel<Epidemic>{model, nullptr};
+  });
   return info;
 }
 

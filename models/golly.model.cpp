@@ -1,8 +1,7 @@
 // The golly model's registration: Golly rule files run by the tree walk of models/golly.hpp.
 #include "models/golly.hpp"
 
-#include "models/registry.hpp"
-#include "src/backend/make_simulation.hpp"
+#include "models/model_api.hpp"
 
 namespace cellgraph::models {
 namespace {
@@ -15,13 +14,10 @@ ModelInfo golly_model_info() {
       "Golly rule files (.rule with @TABLE or @TREE, up to 256 states) on grids: WireWorld, "
       "Langton's loops, Codd, turmites, ...";
   info.params = golly_params();
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
+  set_builders(info, [](const Params& params, const Layout& layout, const SimulationOptions&) {
     auto tree = std::make_shared<const RuleTree>(load_golly_rule_tree(params));
-    const GollyRule model = golly_rule_model(*tree, *layout);
-    auto sim = make_simulation_for(model, std::move(layout), options);
-    sim->hold(tree);  // the model points into tree->nodes
-    return sim;
-  };
+    return BuiltModel<GollyRule>{golly_rule_model(*tree, layout), tree};  // the model points into tree->nodes
+  });
   info.rule_text = [](const Params& params) {
     return params.count("rule") && !params.at("rule").empty() ? params.at("rule")
                                                               : read_golly_rule_file(golly_rule_path(params)).name;

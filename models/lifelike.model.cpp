@@ -29,9 +29,9 @@ ModelInfo lifelike_model_info() {
   info.summary = "Life-like (B/S) and Generations rules on any graph: counts live neighbors";
   info.params = kLifeLikeParams;
   info.sweep_traits = sweep_model_traits<LifeLike>();
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
-    return make_simulation_for(read_lifelike(params), std::move(layout), options);
-  };
+  set_builders(info, [](const Params& params, const Layout&, const SimulationOptions&) {
+    return BuiltModel<LifeLike>{read_lifelike(params), nullptr};
+  });
   info.rule_text = [](const Params& params) { return rule_string(read_lifelike(params)); };
   return info;
 }

@@ -22,6 +22,7 @@
 // they keep to C++17, and make_simulation_for() in them instantiates both backends.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -57,6 +58,40 @@ template <class Model>
 struct HasGridBoundary<Model, std::void_t<decltype(Model::grid_boundary())>> : std::true_type {};
 }  // namespace detail
 
+// A model built from its parameters, with what it points into (a Golly rule's tree), if anything.
+template <class Model>
+struct BuiltModel {
+  Model model;
+  std::shared_ptr<const void> held;
+};
+
+// Sets an entry's make and make_ensemble from one function that builds the model:
+// build(params, layout, options) -> BuiltModel<Model>. Each sweep point's model is built
+// from that point's parameters, so they reach the rule without a recompile.
+template <class Build>
+void set_builders(ModelInfo& info, Build build) {
+  info.make = [build](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
+    auto built = build(params, *layout, options);
+    auto sim = make_simulation_for(built.model, std::move(layout), options);
+    if (built.held) sim->hold(built.held);
+    return sim;
+  };
+  info.make_ensemble = [build](const std::vector<Params>& points, std::uint32_t replicas,
+                               std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
+    using Model = decltype(build(points.at(0), *layout, options).model);
+    std::vector<Model> models;
+    std::vector<std::shared_ptr<const void>> held;
+    for (const Params& params : points) {
+      auto built = build(params, *layout, options);
+      models.push_back(built.model);
+      if (built.held) held.push_back(built.held);
+    }
+    auto ensemble = make_ensemble_for(std::move(models), replicas, std::move(layout), options);
+    for (auto& h : held) ensemble->hold(h);
+    return ensemble;
+  };
+}
+
 // The registry entry of a model struct described as above: its parameters are checked by
 // ParamReader against params() (unknown names and out-of-range values are errors), and the
 // simulation runs on the backend the options name.
@@ -73,11 +108,11 @@ ModelInfo model_info() {
   if constexpr (detail::HasGridNeighborhood<Model>::value) info.grid_neighborhood = Model::grid_neighborhood();
   if constexpr (detail::HasGridBoundary<Model>::value) info.grid_boundary = Model::grid_boundary();
   info.sweep_traits = sweep_model_traits<Model>();
-  info.make = [name = info.name, known = info.params](const Params& params, std::shared_ptr<const Layout> layout,
-                                                      const SimulationOptions& options) {
-    const ParamReader read(name, params, known);
-    return make_simulation_for(Model::from_params(read), std::move(layout), options);
-  };
+  set_builders(info,
+               [name = info.name, known = info.params](const Params& params, const Layout&, const SimulationOptions&) {
+                 const ParamReader read(name, params, known);
+                 return BuiltModel<Model>{Model::from_params(read), nullptr};
+               });
   return info;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cellgraph/ensemble.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/sweep_plan.hpp"
 #include "models/params.hpp"
@@ -26,6 +27,11 @@ struct ModelInfo {
   UpdateRule default_update;             // when the user names none (Ising: colored)
   std::function<std::unique_ptr<Simulation>(const Params&, std::shared_ptr<const Layout>, const SimulationOptions&)>
       make;
+  // An ensemble (ensemble.hpp): one model per sweep point, built from that point's parameters,
+  // each run by `replicas` members. set_builders() (model_api.hpp) sets it beside `make`.
+  std::function<std::unique_ptr<Ensemble>(const std::vector<Params>& points, std::uint32_t replicas,
+                                          std::shared_ptr<const Layout>, const SimulationOptions&)>
+      make_ensemble;
   // The rule as Golly writes it, for RLE headers; empty function: the model has none.
   std::function<std::string(const Params&)> rule_text;
 

@@ -15,10 +15,9 @@ ModelInfo rule_number_model_info() {
       "binary rules by number (Wolfram codes): elementary 1D, 2D Moore and von Neumann tables, "
       "totalistic and outer-totalistic codes";
   info.params = rule_number_params();
-  info.make = [](const Params& params, std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
-    const RuleNumber model = read_rule_number(params, *layout);
-    return make_simulation_for(model, std::move(layout), options);
-  };
+  set_builders(info, [](const Params& params, const Layout& layout, const SimulationOptions&) {
+    return BuiltModel<RuleNumber>{read_rule_number(params, layout), nullptr};
+  });
   return info;
 }
 

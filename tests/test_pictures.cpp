@@ -448,6 +448,28 @@ TEST_CASE("pictures: plot_stats.py draws a statistics CSV with gnuplot" *
   CHECK(read_file(theirs) == "a run's picture");
 }
 
+TEST_CASE("pictures: plot_stats.py draws an ensemble summary as a band per sweep point with gnuplot" *
+          doctest::skip(!on_path("python3") || !on_path("gnuplot"))) {
+  ScratchDir dir;
+  std::string csv = "T,replicas,step,M_mean,M_sd,M_se,M_low95,M_high95\n";
+  for (const char* T : {"2", "3"})
+    for (int step = 0; step <= 20; ++step)
+      csv += std::string(T) + ",4," + std::to_string(step) + "," + std::to_string(0.1 * step) + ",0.2,0.1," +
+             std::to_string(0.1 * step - 0.3) + "," + std::to_string(0.1 * step + 0.3) + "\n";
+  const std::string path = dir.write("summary.csv", csv);
+  Result r = run_command("CELLGRAPH_PLOTTER=gnuplot python3 " + kPlotTool + " " + path + " --size 640x400");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  const RgbImage plot = read_png(dir / "summary.stats.png");
+  std::size_t coloured_pixels = 0;  // the bands fill far more than two curves would
+  for (std::size_t i = 0; i < plot.rgb.size(); i += 3)
+    coloured_pixels += plot.rgb[i] != plot.rgb[i + 1] || plot.rgb[i + 1] != plot.rgb[i + 2];
+  CHECK(coloured_pixels > 5000);
+  r = run_command("CELLGRAPH_PLOTTER=gnuplot python3 " + kPlotTool + " " + path + " -o " + dir / "x.png" +
+                  " --columns X");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("no column 'X' (the summary has M)") != std::string::npos);
+}
+
 TEST_CASE("pictures: plot_stats.py gives the populations one panel and each observable its own" *
           doctest::skip(!on_path("python3"))) {
   // Ising's columns: populations (whole numbers) together; magnetization and energy apart.

@@ -34,10 +34,11 @@ CG_HD inline Philox4x32 philox4x32_10(Philox4x32 ctr, std::uint32_t k0, std::uin
 // Streams keep independent uses of one (seed, vertex, step) apart.
 enum class RandomStream : std::uint32_t {
   initial_fill = 0,
-  model = 1,          // a model's own draws (CellContext::random())
-  update_choice = 2,  // alpha-asynchronous updates: does the cell update this step?
-  coloring = 3,       // priorities of the Jones-Plassmann / greedy coloring
-  model_initial = 4,  // a model's further state variables at the start (cloud: vapor, activation)
+  model = 1,            // a model's own draws (CellContext::random())
+  update_choice = 2,    // alpha-asynchronous updates: does the cell update this step?
+  coloring = 3,         // priorities of the Jones-Plassmann / greedy coloring
+  model_initial = 4,    // a model's further state variables at the start (cloud: vapor, activation)
+  ensemble_member = 5,  // the seeds of an ensemble's members (ensemble.hpp)
 };
 
 // Four 32-bit words for one (seed, global vertex id, step, stream); `block` numbers further

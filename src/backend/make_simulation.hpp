@@ -9,6 +9,7 @@
 
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
+#include "src/backend/cpu/cpu_ensemble.hpp"
 #include "src/backend/cpu/cpu_simulation.hpp"
 #if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
 #include "src/backend/cuda/cuda_simulation.cuh"
@@ -38,6 +39,15 @@ std::unique_ptr<Simulation> make_simulation_for(const Model& model, std::shared_
       break;
   }
   throw Error("unknown backend");
+}
+
+// An ensemble (ensemble.hpp) of one model per sweep point, `replicas` members each.
+template <class Model>
+std::unique_ptr<Ensemble> make_ensemble_for(std::vector<Model> models, std::uint32_t replicas,
+                                            std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
+  if (options.backend != BackendKind::cpu)
+    throw Error("ensembles (--replicas, --sweep) run on the CPU backend; the CUDA backend runs one realization");
+  return std::make_unique<CpuEnsemble<Model>>(std::move(models), replicas, std::move(layout), options);
 }
 
 }  // namespace cellgraph

@@ -1,20 +1,8 @@
 #include "cellgraph/output/stats_csv.hpp"
 
-#include <charconv>
-
 #include "cellgraph/error.hpp"
 
 namespace cellgraph {
-namespace {
-
-template <class Number>
-void append(std::string& line, Number value) {
-  char digits[32];  // enough for any uint64 and any shortest-form double
-  line.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
-}
-
-}  // namespace
-
 StatsWriter::StatsWriter(const std::string& path, const std::vector<std::string>& columns)
     : file_(path), num_columns_(columns.size()) {
   std::string header = "step";
@@ -31,10 +19,10 @@ void StatsWriter::row(std::uint64_t step, const std::vector<Value>& values) {
     throw Error("stats row for step " + std::to_string(step) + " has " + std::to_string(values.size()) +
                 " values for " + std::to_string(num_columns_) + " columns");
   std::string line;
-  append(line, step);
+  append_csv_number(line, step);
   for (const Value& value : values) {
     line += ',';
-    std::visit([&](auto number) { append(line, number); }, value);
+    std::visit([&](auto number) { append_csv_number(line, number); }, value);
   }
   line += '\n';
   file_.stream() << line;

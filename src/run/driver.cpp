@@ -9,7 +9,7 @@
 namespace cellgraph {
 namespace {
 
-// Simulation and MovableSimulation step alike but share no base class.
+// Simulation, MovableSimulation and Ensemble step alike but share no base class.
 template <class Simulated>
 class StepperOf final : public Stepper {
  public:
@@ -32,6 +32,9 @@ RunDriver::RunDriver(Simulation& sim, const RunRanks& ranks)
 
 RunDriver::RunDriver(MovableSimulation& sim, const RunRanks& ranks)
     : RunDriver(std::make_unique<StepperOf<MovableSimulation>>(sim), ranks) {}
+
+RunDriver::RunDriver(Ensemble& ensemble, const RunRanks& ranks)
+    : RunDriver(std::make_unique<StepperOf<Ensemble>>(ensemble), ranks) {}
 
 RunDriver::RunDriver(std::unique_ptr<Stepper> stepper, const RunRanks& ranks)
     : stepper_(std::move(stepper)), ranks_(ranks) {

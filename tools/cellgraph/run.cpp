@@ -22,6 +22,7 @@
 #include "partition/mpi.hpp"
 #include "partition/run_ranks.hpp"
 #include "tools/cellgraph/cli.hpp"
+#include "tools/cellgraph/ensemble.hpp"
 #include "tools/cellgraph/movable.hpp"
 #include "tools/cellgraph/pictures.hpp"
 #include "tools/cellgraph/summary.hpp"
@@ -77,7 +78,12 @@ po::options_description run_options() {
       "restart", po::value<std::string>(),
       "continue from a checkpoint; the source, model, parameters and seed are the checkpoint's (options given "
       "too must agree with them); --steps is the total, counted from the first run's start");
-  d.add(init).add(out).add(picture_options()).add(run_partition_options()).add(movable_options());
+  d.add(init)
+      .add(out)
+      .add(ensemble_options())
+      .add(picture_options())
+      .add(run_partition_options())
+      .add(movable_options());
   return d;
 }
 
@@ -107,6 +113,7 @@ void check_files(const po::variables_map& vm, const Outputs& o) {
     plan.writes_series(o.vtk, ".vtu", "--vtk");
   }
   plan.writes_series(o.pictures.frames, ".png", "--frames");
+  if (vm.count("summary")) plan.writes(vm["summary"].as<std::string>(), "--summary");
   plan.may_replace("--checkpoint", "--restart");
   plan.check();
 }
@@ -428,6 +435,74 @@ void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& 
                                                  source.vertex_labels.empty() ? nullptr : &source.vertex_labels));
 }
 
+// Every flag an ensemble cannot honor yet, refused before any work.
+void check_ensemble_flags(const po::variables_map& vm, const Outputs& o) {
+  if (mpi::size() > 1 || vm.count("partition"))
+    throw Error("ensembles (--replicas, --sweep) run in one process: not under mpirun or with --partition");
+  for (const char* option : {"restart", "checkpoint", "summary-json"})
+    if (vm.count(option))
+      throw OptionError(option, std::string("--") + option + " is not available for ensembles (--replicas, --sweep)");
+  if (!o.stats.empty() && vm.count("summary") && o.stats == vm["summary"].as<std::string>())
+    throw OptionError("summary", "--summary and --stats name the same file");
+}
+
+// R realizations of each sweep point on one compiled layout (ensemble.hpp): each member starts
+// as the plain run with its own seed would, --stats and --summary cover every member, and the
+// per-realization outputs write --member's.
+int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint64_t steps, const Source& source,
+                 const RunSetup& run) {
+  check_ensemble_flags(vm, outputs);
+  if (!outputs.stats.empty()) AtomicFile::check_writable(outputs.stats);
+  if (vm.count("summary")) AtomicFile::check_writable(vm["summary"].as<std::string>());
+  const EnsemblePlan plan = ensemble_plan(vm, run.params);
+  const models::ModelInfo& model = *run.model;
+  if (!model.make_ensemble) throw Error("model " + model.name + " does not run as an ensemble");
+  SimulationOptions options = run.options;
+  if (vm["backend"].as<std::string>() == "auto") options.backend = BackendKind::cpu;  // where ensembles run
+  auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
+  std::unique_ptr<Ensemble> ensemble = model.make_ensemble(plan.points, plan.replicas, layout, options);
+
+  // A start that draws nothing (a pattern, a state file, listed cells) is the same for all.
+  const bool drawn = vm.count("fill") || !vm["fill-count"].defaulted();
+  std::vector<std::uint32_t> shared;
+  if (!drawn) shared = initial_states(vm, source, run.options.seed, ensemble->num_states());
+  for (std::uint32_t m = 0; m < ensemble->members(); ++m) {
+    const std::uint64_t seed = ensemble->seed(m);
+    const std::vector<std::uint32_t> initial =
+        drawn ? initial_states(vm, source, seed, ensemble->num_states()) : shared;
+    if (model.initial_variables)
+      ensemble->import_state(m, model.initial_variables(plan.points[m / plan.replicas], initial, seed));
+    else ensemble->set_states(m, initial);
+  }
+
+  EnsembleMember shown(*ensemble, plan.member);
+  RunDriver driver(*ensemble);
+  if (!outputs.stats.empty() || !plan.summary.empty())
+    driver.add(std::make_unique<EnsembleStatsWriter>(outputs.stats, plan.summary, *ensemble, plan.columns,
+                                                     get_unsigned<std::uint64_t>(vm, "stats-every"),
+                                                     model.state_names));
+  Outputs per_member = outputs;
+  per_member.stats.clear();
+  add_writers(driver, vm, per_member, source, run, shown);
+  note_space_time(std::cerr, outputs.pictures, source, ensemble->step(), steps);
+  Progress progress(progress_mode(vm), steps, std::uint64_t(source.graph.num_vertices()) * ensemble->members());
+  driver.show_progress(progress);
+  const RunResult result = driver.run(steps);
+  if (result.stopped()) {
+    std::cerr << stop_message(result, steps, ", ");
+    return 128 + result.stop_signal;
+  }
+  const double updates = double(source.graph.num_vertices()) * ensemble->members() * double(result.step);
+  std::cout << "ran " << result.step << " steps of " << model.name << " on " << source.description << " ("
+            << source.graph.num_vertices() << " cells) for " << ensemble->members() << " members ("
+            << ensemble->points() << (ensemble->points() == 1 ? " point" : " sweep points") << " x "
+            << ensemble->replicas() << " replicas) on " << ensemble->backend_name() << " in " << result.seconds << " s";
+  if (result.seconds > 0) std::cout << ": " << updates / result.seconds << " replica-cell updates/s";
+  std::cout << "\n";
+  for (const WrittenOutput& w : result.outputs) std::cout << "  wrote " << w.path << "\n";
+  return 0;
+}
+
 int run_source(const po::variables_map& vm, const std::optional<Checkpoint>& restart) {
   const Outputs outputs = outputs_from(vm);
   const std::uint64_t steps = steps_of(vm);
@@ -439,6 +514,7 @@ int run_source(const po::variables_map& vm, const std::optional<Checkpoint>& res
   agree_on_source(source);
   check_outputs(vm, outputs, source);
   RunSetup run = run_setup(vm, source);
+  if (asks_for_ensemble(vm)) return run_ensemble(vm, outputs, steps, source, run);
   if (restart) check_restart_point(vm, *restart, source, run.model->name, run.identity_params, run.options, steps);
   if (restart && restart->step == steps && mpi::rank() == 0)
     std::cerr << "cellgraph run: the checkpoint is at step " << steps << " already: no steps to run, only outputs\n";
@@ -515,8 +591,13 @@ int run_command(const Args& args) {
   return naming_config_origin(vm, [&] {
     const std::optional<Checkpoint> restart = restart_checkpoint(vm, desc);
     // Movable models take particles in a box instead of a source (tools/cellgraph/run_movable.cpp).
-    if (const models::MovableModelInfo* movable = models::find_movable_model(vm["model"].as<std::string>()))
+    if (const models::MovableModelInfo* movable = models::find_movable_model(vm["model"].as<std::string>())) {
+      if (asks_for_ensemble(vm))
+        throw Error("model " + movable->name +
+                    " moves its cells: ensembles (--replicas, --sweep, --summary) run "
+                    "the models of graphs and grids");
       return run_movable(vm, *movable);
+    }
     refuse_movable_options(vm, vm["model"].as<std::string>());
     return run_source(vm, restart);
   });

@@ -1,5 +1,6 @@
 // Per-step statistics as CSV, written atomically: the file appears only once finish() succeeds.
 #pragma once
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -8,6 +9,13 @@
 #include "cellgraph/output/atomic_file.hpp"
 
 namespace cellgraph {
+
+// Appends an integer, or a double in the shortest form that reads back to it, to a CSV line.
+template <class Number>
+void append_csv_number(std::string& line, Number value) {
+  char digits[32];  // enough for any uint64 and any shortest-form double
+  line.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
 
 class StatsWriter {
  public:

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "cellgraph/ensemble.hpp"
 #include "cellgraph/movable/movable_simulation.hpp"
 #include "cellgraph/output/progress.hpp"
 #include "cellgraph/run/pacer.hpp"
@@ -44,6 +45,7 @@ class RunDriver {
  public:
   explicit RunDriver(Simulation& sim, const RunRanks& ranks = single_process());
   explicit RunDriver(MovableSimulation& sim, const RunRanks& ranks = single_process());
+  explicit RunDriver(Ensemble& ensemble, const RunRanks& ranks = single_process());
   explicit RunDriver(std::unique_ptr<Stepper> stepper, const RunRanks& ranks = single_process());
 
   // Writers run in the order added: at each step, and in a stopped run's report.

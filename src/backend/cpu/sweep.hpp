@@ -21,17 +21,19 @@
 
 namespace cellgraph::cpu {
 
+// `stride`: the state's elements per cell. An ensemble keeps its members' copies of a cell side
+// by side (ensemble.hpp): member m reads through a StateRef offset by m with stride = members.
 template <class Model>
 typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
-                             std::uint32_t v) {
+                             std::uint32_t v, std::uint32_t stride = 1) {
   using Vars = typename Model::Vars;
   using Acc = typename Model::Acc;
   const std::uint32_t threads = v < L.num_giant_hubs ? kGiantHubThreads : kWarpSize;
   std::array<Acc, kGiantHubThreads> partial;
-  partial.fill(initial_fold(model, CellRead<Vars>{current, v}));
+  partial.fill(initial_fold(model, CellRead<Vars>{current, v * stride}));
   const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
   for (std::uint32_t k = 0; k < L.degree[v]; ++k)
-    gather_neighbor(model, partial[k % threads], CellRead<Vars>{current, row[k]}, k);
+    gather_neighbor(model, partial[k % threads], CellRead<Vars>{current, row[k] * stride}, k);
   for (std::uint32_t warp = 0; warp < threads; warp += kWarpSize)
     for (std::uint32_t offset = kWarpSize / 2; offset > 0; offset /= 2)
       for (std::uint32_t i = 0; i < offset; ++i) model.combine(partial[warp + i], partial[warp + i + offset]);
@@ -42,11 +44,12 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
 
 // Vertex v's neighbors folded in the contract's order.
 template <class Model>
-typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename Model::Vars> current, std::uint32_t v) {
-  if (v < L.num_hub_vertices()) return fold_hub(L, model, current, v);
-  typename Model::Acc acc = initial_fold(model, CellRead<typename Model::Vars>{current, v});
+typename Model::Acc fold(const Layout& L, const Model& model, StateRef<typename Model::Vars> current, std::uint32_t v,
+                         std::uint32_t stride = 1) {
+  if (v < L.num_hub_vertices()) return fold_hub(L, model, current, v, stride);
+  typename Model::Acc acc = initial_fold(model, CellRead<typename Model::Vars>{current, v * stride});
   for_each_neighbor(L, v, [&](std::uint32_t cell, std::uint32_t slot) {
-    gather_neighbor(model, acc, CellRead<typename Model::Vars>{current, cell}, slot);
+    gather_neighbor(model, acc, CellRead<typename Model::Vars>{current, cell * stride}, slot);
   });
   return acc;
 }
@@ -63,13 +66,14 @@ struct StepContext {
 // One vertex's update from `current` into `next` (the same buffer for colored updates).
 template <class Model>
 void update_vertex(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
-                   StateRef<typename Model::Vars> next, std::uint32_t v, const StepContext& step) {
+                   StateRef<typename Model::Vars> next, std::uint32_t v, const StepContext& step,
+                   std::uint32_t stride = 1) {
   using Vars = typename Model::Vars;
-  const CellRead<Vars> self{current, v};
-  CellWrite<Vars> out{next, v};
+  const CellRead<Vars> self{current, v * stride};
+  CellWrite<Vars> out{next, v * stride};
   const std::uint32_t user = L.local_to_user[v];
   if (!updates_this_step(step.alpha, step.seed, user, step.step)) return keep_cell(self, out);
-  model.apply(self, fold(L, model, current, v), out, CellContext{step.seed, step.step, user, L.degree[v]});
+  model.apply(self, fold(L, model, current, v, stride), out, CellContext{step.seed, step.step, user, L.degree[v]});
 }
 
 // A synchronous (or alpha-asynchronous) step of vertices [first, last) from `current` into
@@ -87,11 +91,13 @@ void sweep(const Layout& L, const Model& model, StateRef<typename Model::Vars> c
 // partitioned run sends the class's new cells to its peers there).
 template <class Model, class AfterClass>
 void sweep_colored(const Layout& L, const Model& model, StateRef<typename Model::Vars> state,
-                   const ColorClasses& classes, const StepContext& step, int threads, AfterClass&& after_class) {
+                   const ColorClasses& classes, const StepContext& step, int threads, AfterClass&& after_class,
+                   std::uint32_t stride = 1) {
   for (std::uint32_t c = 0; c < classes.count(); ++c) {
     const std::int64_t first = classes.begin[c], last = classes.begin[c + 1];
 #pragma omp parallel for schedule(static) num_threads(threads) if (last - first >= kParallelMinimum)
-    for (std::int64_t i = first; i < last; ++i) update_vertex(L, model, state, state, classes.vertices[i], step);
+    for (std::int64_t i = first; i < last; ++i)
+      update_vertex(L, model, state, state, classes.vertices[i], step, stride);
     after_class();
   }
 }

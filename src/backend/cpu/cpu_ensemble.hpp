@@ -1,0 +1,188 @@
+// The CPU backend's ensemble (ensemble.hpp): every member's state in one double-buffered host
+// state, a cell's members side by side, stepped by the reference sweep with stride = members.
+// A synchronous step walks each vertex's list once for all members (the list stays in L1
+// between them); colored steps go member by member, each in its own seed's color classes.
+#pragma once
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cellgraph/ensemble.hpp"
+#include "cellgraph/error.hpp"
+#include "cellgraph/memory_budget.hpp"
+#include "cellgraph/simulation.hpp"
+#include "cellgraph/state.hpp"
+#include "src/backend/cpu/sweep.hpp"
+#include "src/backend/observables.hpp"
+#include "src/backend/user_order.hpp"
+
+namespace cellgraph {
+
+template <class Model>
+class CpuEnsemble final : public Ensemble {
+  using Vars = typename Model::Vars;
+  using Primary = typename Vars::template type<0>;
+
+ public:
+  // One model per sweep point, each run by `replicas` members.
+  CpuEnsemble(std::vector<Model> models, std::uint32_t replicas, std::shared_ptr<const Layout> layout,
+              const SimulationOptions& options)
+      : models_(std::move(models)), replicas_(replicas), layout_(std::move(layout)), options_(options),
+        threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
+    if (models_.empty() || replicas_ == 0) throw Error("an ensemble needs at least one point and one replica");
+    if (options.halo) throw Error("ensembles run in one process: a partitioned ensemble is not supported");
+    const std::uint64_t length = std::uint64_t(layout_->state_length()) * members();
+    if (length > 0xFFFFFFFFull)
+      throw Error("an ensemble of " + std::to_string(members()) + " members on " +
+                  std::to_string(layout_->state_length()) + " cells has more than 2^32 cell copies");
+    check_boundary_state(options.boundary_value, models_[0].num_states());
+    std::uint64_t cell_bytes = 0;
+    for (std::uint32_t width : widths_of<Vars>()) cell_bytes += width;
+    check_memory(2 * length * cell_bytes, "an ensemble of " + std::to_string(members()) + " members on " +
+                                              std::to_string(layout_->state_length()) + " cells (two state buffers)");
+    current_ = HostState<Vars>(length);
+    next_ = HostState<Vars>(length);
+    for (std::uint32_t m = 0; m < members(); ++m) {
+      seeds_.push_back(member_seed(options.seed, m / replicas_, m % replicas_));
+      for (HostState<Vars>* buffer : {&current_, &next_})
+        buffer->template array<0>()[std::size_t(layout_->boundary_cell()) * members() + m] =
+            Primary(options.boundary_value);
+    }
+    if (options.update.mode == UpdateMode::colored)
+      for (std::uint32_t m = 0; m < members(); ++m)
+        classes_.push_back(color_classes(*layout_, greedy_coloring(*layout_, seeds_[m])));
+  }
+
+  std::string backend_name() const override { return "cpu"; }
+  const Layout& layout() const override { return *layout_; }
+  std::uint32_t points() const override { return std::uint32_t(models_.size()); }
+  std::uint32_t replicas() const override { return replicas_; }
+  std::uint64_t seed(std::uint32_t member) const override { return seeds_.at(member); }
+  std::uint32_t num_states() const override { return models_[0].num_states(); }
+  std::uint64_t step() const override { return step_; }
+
+  void advance(std::uint64_t steps) override {
+    const std::uint32_t M = members();
+    const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
+    for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
+      const auto step = static_cast<std::uint32_t>(step_);
+      if (options_.update.mode == UpdateMode::colored) {
+        for (std::uint32_t m = 0; m < M; ++m) {
+          const StateRef<Vars> state = member_ref(current_, m);
+          cpu::sweep_colored(
+              *layout_, model_of(m), state, classes_[m], cpu::StepContext{seeds_[m], step, 1.0}, threads_, [] {}, M);
+        }
+        continue;
+      }
+      const std::int64_t n = layout_->num_vertices;
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n * M >= cpu::kParallelMinimum)
+      for (std::int64_t v = 0; v < n; ++v)
+        for (std::uint32_t m = 0; m < M; ++m)
+          cpu::update_vertex(*layout_, model_of(m), member_ref(current_, m), member_ref(next_, m), std::uint32_t(v),
+                             cpu::StepContext{seeds_[m], step, alpha}, M);
+      current_.swap(next_);
+    }
+  }
+
+  std::vector<std::uint64_t> census(std::uint32_t member) const override {
+    const std::uint32_t bins = std::max<std::uint32_t>(1, num_states());
+    std::vector<std::uint64_t> counts(bins, 0);
+    const Primary* s = current_.template array<0>().data() + checked(member);
+    for (std::uint32_t v = 0; v < layout_->num_vertices; ++v)
+      ++counts[std::min<std::uint64_t>(s[std::size_t(v) * members()], bins - 1)];
+    return counts;
+  }
+
+  std::vector<std::uint32_t> states(std::uint32_t member) const override {
+    return to_user_states(*layout_, plane<0>(member).data());
+  }
+
+  void set_states(std::uint32_t member, const std::vector<std::uint32_t>& user_order) override {
+    std::vector<Primary> local = plane<0>(member);
+    from_user_states(*layout_, user_order, num_states(), local.data());
+    set_plane<0>(member, local);
+  }
+
+  std::vector<std::string> observable_names() const override { return observable_names_of(models_[0]); }
+
+  std::vector<double> observables(std::uint32_t member) const override {
+    constexpr int K = observable_count_of<Model>();
+    std::vector<std::int64_t> sums(K, 0);
+    if constexpr (K > 0) {
+      const StateRef<Vars> state = member_ref(current_, checked(member));
+      const Model& model = model_of(member);
+      for (std::uint32_t v = 0; v < layout_->num_vertices; ++v)
+        model.observe(CellRead<Vars>{state, v * members()}, cpu::fold(*layout_, model, state, v, members()),
+                      sums.data());
+    }
+    return observable_values_of(model_of(member), sums, layout_->num_vertices);
+  }
+
+  std::vector<std::uint32_t> variable_widths() const override { return widths_of<Vars>(); }
+
+  std::vector<std::vector<std::uint8_t>> export_state(std::uint32_t member) const override {
+    std::vector<std::vector<std::uint8_t>> variables;
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      variables.push_back(to_user_bytes(*layout_, plane<I>(member).data()));
+    });
+    return variables;
+  }
+
+  void import_state(std::uint32_t member, const std::vector<std::vector<std::uint8_t>>& variables) override {
+    check_variable_count(variables.size(), Vars::count);
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      auto local = plane<I>(member);
+      from_user_bytes(*layout_, variables[I], local.data());
+      set_plane<I>(member, local);
+    });
+  }
+
+ private:
+  std::uint32_t checked(std::uint32_t member) const {
+    if (member >= members())
+      throw Error("member " + std::to_string(member) + " of an ensemble of " + std::to_string(members()));
+    return member;
+  }
+  const Model& model_of(std::uint32_t member) const { return models_[member / replicas_]; }
+
+  // Member m's view of a buffer: its copy of cell c is element c * members() there.
+  StateRef<Vars> member_ref(const HostState<Vars>& buffer, std::uint32_t m) const {
+    StateRef<Vars> r = buffer.ref();
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      r.var[I] = r.template get<I>() + m;
+    });
+    return r;
+  }
+
+  // Member m's copy of variable I of every cell, in layout order, and back.
+  template <int I>
+  std::vector<typename Vars::template type<I>> plane(std::uint32_t m) const {
+    const auto* all = current_.template array<I>().data() + checked(m);
+    std::vector<typename Vars::template type<I>> local(layout_->state_length());
+    for (std::size_t c = 0; c < local.size(); ++c) local[c] = all[c * members()];
+    return local;
+  }
+  template <int I>
+  void set_plane(std::uint32_t m, const std::vector<typename Vars::template type<I>>& local) {
+    auto* all = current_.template array<I>().data() + checked(m);
+    for (std::size_t c = 0; c < local.size(); ++c) all[c * members()] = local[c];
+  }
+
+  std::vector<Model> models_;
+  std::uint32_t replicas_;
+  std::shared_ptr<const Layout> layout_;
+  SimulationOptions options_;
+  int threads_;
+  std::vector<std::uint64_t> seeds_;
+  HostState<Vars> current_, next_;
+  std::vector<ColorClasses> classes_;  // colored updates: each member's
+  std::uint64_t step_ = 0;
+};
+
+}  // namespace cellgraph
