@@ -92,6 +92,30 @@ TEST_CASE("cli: a member of an ensemble is the plain run with its seed and param
   CHECK(read_file(dir / "member.txt") == read_file(dir / "plain.txt"));
 }
 
+TEST_CASE("cli: a sweep's range runs the values it names, written as they read") {
+  ScratchDir dir;
+  const Result r = run_cli(
+      "run --model ising --grid 8x8 --fill 1 --steps 1 --sweep T=2.15:2.39:9 --sweep h=0:0:1 "
+      "--summary " +
+      dir / "s.csv");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  std::vector<std::string> temperatures;
+  for (const auto& row : read_csv(dir / "s.csv"))
+    if (row.at("step") == "0") temperatures.push_back(row.at("T") + "/" + row.at("h"));
+  CHECK(temperatures == std::vector<std::string>{"2.15/0", "2.18/0", "2.21/0", "2.24/0", "2.27/0", "2.3/0", "2.33/0",
+                                                 "2.36/0", "2.39/0"});
+}
+
+TEST_CASE("cli: a swept parameter named like a state is written param_NAME") {
+  ScratchDir dir;
+  const Result r = run_cli(
+      "run --model greenberghastings --grid 16x16 --fill 0.2 --steps 2 --sweep refractory=1,2 "
+      "--stats " +
+      dir / "s.csv");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  CHECK(read_file(dir / "s.csv").rfind("param_refractory,replica,seed,step,resting,excited,refractory\n", 0) == 0);
+}
+
 TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
   ScratchDir dir;
   const std::string out = " --stats " + dir / "s.csv";
@@ -100,6 +124,10 @@ TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
       {"--sweep speed=1,2", "speed"},
       {"--sweep beta=0.5,1.5", "beta"},
       {"--sweep beta=0.1:0.2", "a range needs a:b:n"},
+      {"--sweep beta=0:1:100000 --sweep tau=1:9:100000", "more than 2^32 members"},
+      {"--member 1", "--member 1: the ensemble has 1 members"},
+      {"--sweep beta=0.1:x:3", "a, b and n must be numbers"},
+      {"--sweep beta=0.1:0.2x:3", "b is not a number"},
       {"--sweep beta=0.1,,0.2", "an empty value"},
       {"--sweep beta=0.1,0.2 --sweep beta=0.3", "names beta twice"},
       {"--sweep tau=1,2", "both set tau"},

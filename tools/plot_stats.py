@@ -150,6 +150,8 @@ def plot_summary(path, lines, requested, plotter, out, size, title, log):
 def read_stats(path):
     """Returns (column names, rows of floats), the step first; raises InputError."""
     lines = read_lines(path)
+    if lines and "replica" in lines[0] and "seed" in lines[0]:
+        raise InputError(f"{path} holds every member of an ensemble: plot its --summary file")
     if not lines or not lines[0] or lines[0][0] != "step":
         raise InputError(f"{path}:1: expected a header starting with 'step'")
     header = lines[0]

@@ -1,5 +1,6 @@
 #include "cellgraph/run/ensemble_writers.hpp"
 
+#include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
@@ -50,6 +51,12 @@ EnsembleStatsWriter::EnsembleStatsWriter(std::string stats_path, std::string sum
   for (std::uint32_t s = 0; s < states; ++s)
     columns_.push_back(s < state_names.size() ? state_names[s] : "state_" + std::to_string(s));
   for (const std::string& name : ensemble.observable_names()) columns_.push_back(name);
+  // A swept parameter named like a column of its own (greenberghastings' refractory state) is
+  // written param_NAME.
+  for (std::string& name : sweep_.names)
+    if (std::find(columns_.begin(), columns_.end(), name) != columns_.end() || name == "replica" ||
+        name == "replicas" || name == "seed" || name == "step")
+      name = "param_" + name;
   std::vector<std::string> all = sweep_.names;
   all.insert(all.end(), columns_.begin(), columns_.end());
   if (!stats_path_.empty()) {

@@ -1,7 +1,9 @@
 #include "tools/cellgraph/ensemble.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <set>
+#include <sstream>
 
 #include "cellgraph/error.hpp"
 #include "tools/cellgraph/cli.hpp"
@@ -27,7 +29,8 @@ po::options_description ensemble_options() {
 }
 
 bool asks_for_ensemble(const po::variables_map& vm) {
-  return get_unsigned<std::uint32_t>(vm, "replicas") != 1 || vm.count("sweep") || vm.count("summary");
+  return get_unsigned<std::uint32_t>(vm, "replicas") != 1 || vm.count("sweep") || vm.count("summary") ||
+         !vm["member"].defaulted();
 }
 
 std::pair<std::string, std::vector<std::string>> parse_sweep(const std::string& text) {
@@ -56,9 +59,15 @@ std::pair<std::string, std::vector<std::string>> parse_sweep(const std::string& 
       throw bad("a, b and n must be numbers");
     }
     if (n == 0 || n > 1000000) throw bad("n must be 1 to 10^6");
+    if (n == 1 && a != b) throw bad("one value needs a = b");
     if (!std::isfinite(a) || !std::isfinite(b)) throw bad("a and b must be finite");
-    for (std::size_t i = 0; i < n; ++i)
-      values.push_back(models::number_text(n == 1 ? a : a + (b - a) * double(i) / double(n - 1)));
+    // The ends as typed, the values between to 12 significant digits: 2.15:2.39:9 gives 2.18,
+    // not 2.1799999999999997, and the model runs with the value the text says.
+    for (std::size_t i = 0; i < n; ++i) {
+      std::ostringstream value;
+      value << std::setprecision(12) << a + (b - a) * double(i) / double(n - 1);
+      values.push_back(i == 0 ? rest.substr(0, c1) : i + 1 == n ? rest.substr(c1 + 1, c2 - c1 - 1) : value.str());
+    }
   } else {
     std::size_t at = 0;
     while (true) {
@@ -75,35 +84,38 @@ std::pair<std::string, std::vector<std::string>> parse_sweep(const std::string& 
 
 EnsemblePlan ensemble_plan(const po::variables_map& vm, const models::Params& params) {
   EnsemblePlan plan;
+  std::vector<std::pair<std::string, std::vector<std::string>>> sweeps;
   plan.replicas = get_unsigned<std::uint32_t>(vm, "replicas");
   if (plan.replicas == 0) throw OptionError("replicas", "--replicas must be at least 1");
+  std::uint64_t members = plan.replicas;  // counted before any point is built
+  if (vm.count("sweep"))
+    for (const std::string& text : vm["sweep"].as<std::vector<std::string>>()) {
+      sweeps.push_back(parse_sweep(text));
+      members *= sweeps.back().second.size();
+      if (members > 0xFFFFFFFFull)
+        throw OptionError("sweep", "--replicas x the sweep points is more than 2^32 members");
+    }
+  const models::Params given = model_params(vm);  // a pattern's rule is not given: a sweep may replace it
   if (vm.count("summary")) plan.summary = vm["summary"].as<std::string>();
   plan.points = {params};
   plan.columns.values = {{}};
-  if (vm.count("sweep"))
-    for (const std::string& text : vm["sweep"].as<std::vector<std::string>>()) {
-      const auto [name, values] = parse_sweep(text);
-      for (const std::string& earlier : plan.columns.names)
-        if (earlier == name) throw OptionError("sweep", "--sweep names " + name + " twice");
-      if (params.count(name))
-        throw OptionError("sweep", "--sweep " + name + " and --param " + name + " both set " + name);
-      plan.columns.names.push_back(name);
-      std::vector<models::Params> points;
-      std::vector<std::vector<std::string>> columns;
-      for (std::size_t p = 0; p < plan.points.size(); ++p)
-        for (const std::string& value : values) {
-          points.push_back(plan.points[p]);
-          points.back()[name] = value;
-          columns.push_back(plan.columns.values[p]);
-          columns.back().push_back(value);
-        }
-      plan.points = std::move(points);
-      plan.columns.values = std::move(columns);
-    }
-  const std::uint64_t members = std::uint64_t(plan.points.size()) * plan.replicas;
-  if (members > 0xFFFFFFFFull)
-    throw OptionError("replicas", "--replicas " + std::to_string(plan.replicas) + " x " +
-                                      std::to_string(plan.points.size()) + " sweep points is more than 2^32 members");
+  for (const auto& [name, values] : sweeps) {
+    for (const std::string& earlier : plan.columns.names)
+      if (earlier == name) throw OptionError("sweep", "--sweep names " + name + " twice");
+    if (given.count(name)) throw OptionError("sweep", "--sweep " + name + " and --param " + name + " both set " + name);
+    plan.columns.names.push_back(name);
+    std::vector<models::Params> points;
+    std::vector<std::vector<std::string>> columns;
+    for (std::size_t p = 0; p < plan.points.size(); ++p)
+      for (const std::string& value : values) {
+        points.push_back(plan.points[p]);
+        points.back()[name] = value;
+        columns.push_back(plan.columns.values[p]);
+        columns.back().push_back(value);
+      }
+    plan.points = std::move(points);
+    plan.columns.values = std::move(columns);
+  }
   plan.member = get_unsigned<std::uint32_t>(vm, "member");
   if (plan.member >= members)
     throw OptionError("member", "--member " + std::to_string(plan.member) + ": the ensemble has " +

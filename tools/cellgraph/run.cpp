@@ -394,9 +394,10 @@ RunSetup run_setup(const po::variables_map& vm, const Source& source) {
   run.options.update = update_rule(vm, *run.model);
   if (source.grid) run.options.boundary_value = source.grid->boundary.value;
   // A restart must also update the same way (sync runs keep the plain text of older checkpoints).
-  run.identity_params =
-      parameters_text(*run.model, run.params) +
-      (run.options.update.mode == UpdateMode::synchronous ? "" : ";update=" + update_rule_text(run.options.update));
+  if (vm.count("checkpoint") || vm.count("restart"))  // a swept rule leaves none to name here
+    run.identity_params =
+        parameters_text(*run.model, run.params) +
+        (run.options.update.mode == UpdateMode::synchronous ? "" : ";update=" + update_rule_text(run.options.update));
   return run;
 }
 
@@ -442,8 +443,6 @@ void check_ensemble_flags(const po::variables_map& vm, const Outputs& o) {
   for (const char* option : {"restart", "checkpoint", "summary-json"})
     if (vm.count(option))
       throw OptionError(option, std::string("--") + option + " is not available for ensembles (--replicas, --sweep)");
-  if (!o.stats.empty() && vm.count("summary") && o.stats == vm["summary"].as<std::string>())
-    throw OptionError("summary", "--summary and --stats name the same file");
 }
 
 // R realizations of each sweep point on one compiled layout (ensemble.hpp): each member starts
@@ -483,7 +482,9 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
                                                      model.state_names));
   Outputs per_member = outputs;
   per_member.stats.clear();
-  add_writers(driver, vm, per_member, source, run, shown);
+  RunSetup shown_run = run;  // the shown member's parameters (an RLE header names its rule)
+  shown_run.params = plan.points[plan.member / plan.replicas];
+  add_writers(driver, vm, per_member, source, shown_run, shown);
   note_space_time(std::cerr, outputs.pictures, source, ensemble->step(), steps);
   Progress progress(progress_mode(vm), steps, std::uint64_t(source.graph.num_vertices()) * ensemble->members());
   driver.show_progress(progress);
@@ -496,7 +497,8 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
   std::cout << "ran " << result.step << " steps of " << model.name << " on " << source.description << " ("
             << source.graph.num_vertices() << " cells) for " << ensemble->members() << " members ("
             << ensemble->points() << (ensemble->points() == 1 ? " point" : " sweep points") << " x "
-            << ensemble->replicas() << " replicas) on " << ensemble->backend_name() << " in " << result.seconds << " s";
+            << ensemble->replicas() << (ensemble->replicas() == 1 ? " replica) on " : " replicas) on ")
+            << ensemble->backend_name() << " in " << result.seconds << " s";
   if (result.seconds > 0) std::cout << ": " << updates / result.seconds << " replica-cell updates/s";
   std::cout << "\n";
   for (const WrittenOutput& w : result.outputs) std::cout << "  wrote " << w.path << "\n";

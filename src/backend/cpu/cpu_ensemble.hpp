@@ -1,7 +1,8 @@
 // The CPU backend's ensemble (ensemble.hpp): every member's state in one double-buffered host
 // state, a cell's members side by side, stepped by the reference sweep with stride = members.
-// A synchronous step walks each vertex's list once for all members (the list stays in L1
-// between them); colored steps go member by member, each in its own seed's color classes.
+// A synchronous step updates each vertex for every member in turn, so its list is read from
+// memory once and from L1 after that; colored steps go member by member, each in its own
+// seed's color classes.
 #pragma once
 #include <omp.h>
 
@@ -33,16 +34,25 @@ class CpuEnsemble final : public Ensemble {
       : models_(std::move(models)), replicas_(replicas), layout_(std::move(layout)), options_(options),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
     if (models_.empty() || replicas_ == 0) throw Error("an ensemble needs at least one point and one replica");
+    if (std::uint64_t(models_.size()) * replicas_ > 0xFFFFFFFFull)
+      throw Error("an ensemble of " + std::to_string(models_.size()) + " points x " + std::to_string(replicas_) +
+                  " replicas has more than 2^32 members");
+    // Censuses, pictures and state files take one number of states for every member.
+    for (std::size_t p = 1; p < models_.size(); ++p)
+      if (models_[p].num_states() != models_[0].num_states())
+        throw Error("the sweep's points have different numbers of states (" + std::to_string(models_[0].num_states()) +
+                    " at the first, " + std::to_string(models_[p].num_states()) + " at point " + std::to_string(p) +
+                    "): sweep parameters that keep the states");
     if (options.halo) throw Error("ensembles run in one process: a partitioned ensemble is not supported");
     const std::uint64_t length = std::uint64_t(layout_->state_length()) * members();
     if (length > 0xFFFFFFFFull)
       throw Error("an ensemble of " + std::to_string(members()) + " members on " +
                   std::to_string(layout_->state_length()) + " cells has more than 2^32 cell copies");
     check_boundary_state(options.boundary_value, models_[0].num_states());
-    std::uint64_t cell_bytes = 0;
-    for (std::uint32_t width : widths_of<Vars>()) cell_bytes += width;
-    check_memory(2 * length * cell_bytes, "an ensemble of " + std::to_string(members()) + " members on " +
-                                              std::to_string(layout_->state_length()) + " cells (two state buffers)");
+    std::uint64_t cell_bytes = 2 * sizeof(std::uint32_t) * (options.update.mode == UpdateMode::colored);  // classes
+    for (std::uint32_t width : widths_of<Vars>()) cell_bytes += 2 * width;  // two state buffers
+    check_memory(length * cell_bytes, "an ensemble of " + std::to_string(members()) + " members on " +
+                                          std::to_string(layout_->state_length()) + " cells");
     current_ = HostState<Vars>(length);
     next_ = HostState<Vars>(length);
     for (std::uint32_t m = 0; m < members(); ++m) {
@@ -78,7 +88,8 @@ class CpuEnsemble final : public Ensemble {
         continue;
       }
       const std::int64_t n = layout_->num_vertices;
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n * M >= cpu::kParallelMinimum)
+      const int chunk = int(std::max<std::uint32_t>(1, 512 / M));  // about 512 member updates a chunk
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads_) if (n * M >= cpu::kParallelMinimum)
       for (std::int64_t v = 0; v < n; ++v)
         for (std::uint32_t m = 0; m < M; ++m)
           cpu::update_vertex(*layout_, model_of(m), member_ref(current_, m), member_ref(next_, m), std::uint32_t(v),
