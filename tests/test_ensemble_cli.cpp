@@ -138,7 +138,9 @@ TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
   const Result movable = run_cli("run --model vicsek --replicas 4 --steps 1");
   CHECK(movable.status == 1);
   CHECK(movable.out.find("model vicsek moves its cells") != std::string::npos);
-  for (const auto& [flags, message] : cases) {
+  for (const auto& refused : cases) {
+    const std::string& flags = refused.first;
+    const std::string& message = refused.second;
     const Result r = run_cli(kSir + flags + out);
     INFO(flags, ": ", r.out);
     CHECK(r.status == 1);

@@ -437,7 +437,7 @@ void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& 
 }
 
 // Every flag an ensemble cannot honor yet, refused before any work.
-void check_ensemble_flags(const po::variables_map& vm, const Outputs& o) {
+void check_ensemble_flags(const po::variables_map& vm) {
   if (mpi::size() > 1 || vm.count("partition"))
     throw Error("ensembles (--replicas, --sweep) run in one process: not under mpirun or with --partition");
   for (const char* option : {"restart", "checkpoint", "summary-json"})
@@ -450,7 +450,7 @@ void check_ensemble_flags(const po::variables_map& vm, const Outputs& o) {
 // per-realization outputs write --member's.
 int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint64_t steps, const Source& source,
                  const RunSetup& run) {
-  check_ensemble_flags(vm, outputs);
+  check_ensemble_flags(vm);
   if (!outputs.stats.empty()) AtomicFile::check_writable(outputs.stats);
   if (vm.count("summary")) AtomicFile::check_writable(vm["summary"].as<std::string>());
   const EnsemblePlan plan = ensemble_plan(vm, run.params);
