@@ -167,10 +167,16 @@ class CpuEnsemble final : public Ensemble {
   }
   const Model& model_of(std::uint32_t member) const { return models_[member / replicas_]; }
 
+  // threads == 1: inside the region that shares the members out, so no nested one is opened.
   void colored_step(std::uint32_t m, std::uint32_t step, int threads) {
-    cpu::sweep_colored(
-        *layout_, model_of(m), member_ref(current_, m), classes_[m], cpu::StepContext{seeds_[m], step, 1.0}, threads,
-        [] {}, members());
+    const StateRef<Vars> state = member_ref(current_, m);
+    const cpu::StepContext context{seeds_[m], step, 1.0};
+    const ColorClasses& classes = classes_[m];
+    if (threads > 1)
+      return cpu::sweep_colored(
+          *layout_, model_of(m), state, classes, context, threads, [] {}, members());
+    for (std::uint32_t i = 0; i < classes.begin[classes.count()]; ++i)  // class after class, in place
+      cpu::update_vertex(*layout_, model_of(m), state, state, classes.vertices[i], context, members());
   }
 
   // Member m's view of a buffer: its copy of cell c is element c * members() there.
