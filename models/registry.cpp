@@ -56,4 +56,12 @@ const ModelInfo& find_model(const std::string& name) {
   throw Error("unknown model " + quoted_text(name) + " (known: " + known + ")");
 }
 
+std::string parameters_text(const ModelInfo& model, Params params) {
+  if (model.rule_text) params["rule"] = model.rule_text(params);
+  if (model.name == "golly") params.erase("dir");
+  std::string text;
+  for (const auto& [key, value] : params) text += (text.empty() ? "" : ";") + key + "=" + value;
+  return text;
+}
+
 }  // namespace cellgraph::models

@@ -72,6 +72,10 @@ const std::vector<ModelInfo>& registered_models();
 // Throws Error naming the known models when `name` is not one of them.
 const ModelInfo& find_model(const std::string& name);
 
+// The model's parameters as one canonical line, what a checkpoint records and a restart must
+// match: the rule as the model writes it, and not where rule files are looked for (golly's dir).
+std::string parameters_text(const ModelInfo& model, Params params);
+
 // register_model's core, on any list: inserts `info` in name order; throws Error for an empty
 // name, a missing `make`, or a name already in the list.
 void insert_model(std::vector<ModelInfo>& models, ModelInfo info);

@@ -39,4 +39,17 @@ grep "cellgraph .* from" "$tmp/configure.log" || true
 cmake --build "$tmp/consumer" > "$tmp/build.log" || { cat "$tmp/build.log" >&2; exit 1; }
 "$tmp/consumer/consumer"
 "$prefix/bin/cellgraph" models > /dev/null
+
+# The Python module, where the build has one: imported from the prefix's packages folder, and run.
+python_dir=$(sed -n 's/^CELLGRAPH_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+if [ -n "$python_dir" ]; then
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  (cd "$tmp" && PYTHONPATH="$prefix/$python_dir" "$python" -c "
+import cellgraph as cg
+assert cg.__file__.startswith('$prefix'), cg.__file__
+g = cg.Graph.grid((32, 32))
+sim = cg.Simulation(g, backend='cpu')
+sim.set_state(cg.random_cells(g, density=0.5))
+print('check_install: python module', cg.__file__, 'ran', sim.run(10)['step'][-1], 'steps')")
+fi
 echo "check_install: passed"

@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 
 # Boost.Graph: reverse Cuthill-McKee (header-only) and the GraphML reader (compiled library).
 # Graphviz's libgvc lays out graphs without coordinates for pictures; python3-meshio is the
-# independent VTK reader the tests check written files with.
+# independent VTK reader the tests check written files with. The Python module needs pybind11 and
+# Python's headers; its tests check it against networkx and SciPy with pytest.
 packages=(build-essential cmake ninja-build pkg-config libboost-program-options-dev libboost-graph-dev
           libmetis-dev metis libpng-dev libgif-dev zlib1g-dev doctest-dev libopenmpi-dev openmpi-bin
-          golly gnuplot-nox python3 python3-meshio libgraphviz-dev)
+          golly gnuplot-nox python3 python3-meshio libgraphviz-dev
+          pybind11-dev python3-dev python3-numpy python3-scipy python3-networkx python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

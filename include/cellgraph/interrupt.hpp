@@ -10,6 +10,20 @@ namespace cellgraph {
 // Installs the handlers (once per process; the CLI calls it first thing).
 void install_interrupt_handlers();
 
+// For programs with handlers of their own (Python's): installs the handlers while alive and
+// puts back the ones before when it ends, forgetting a stop request made meanwhile.
+class InterruptHandlersInstalled {
+ public:
+  InterruptHandlersInstalled();
+  ~InterruptHandlersInstalled();
+  InterruptHandlersInstalled(const InterruptHandlersInstalled&) = delete;
+  InterruptHandlersInstalled& operator=(const InterruptHandlersInstalled&) = delete;
+
+ private:
+  struct Saved;
+  Saved* saved_;
+};
+
 // While alive, the first SIGINT or SIGTERM only asks to stop: stop_requested() turns true.
 class StopListener {
  public:

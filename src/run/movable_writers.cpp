@@ -23,7 +23,7 @@ ObservablesStatsWriter::ObservablesStatsWriter(std::string path, MovableSimulati
                                                const RunRanks& ranks)
     : StatisticsWriter(
           std::move(path), sim.observable_names(), every,
-          [&sim] {
+          [&sim](StepCache&) {
             const std::vector<double> values = sim.observables();
             return std::vector<StatsWriter::Value>(values.begin(), values.end());
           },

@@ -11,8 +11,8 @@ StatisticsWriter::StatisticsWriter(std::string path, const std::vector<std::stri
   if (ranks.writes_files()) file_.emplace(path_, columns);
 }
 
-void StatisticsWriter::write(std::uint64_t step, StepCache&) {
-  const std::vector<StatsWriter::Value> values = row_();  // on every rank: collective
+void StatisticsWriter::write(std::uint64_t step, StepCache& cache) {
+  const std::vector<StatsWriter::Value> values = row_(cache);  // on every rank: collective
   if (file_) file_->row(step, values);
   last_row_ = step;
 }

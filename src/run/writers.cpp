@@ -10,6 +10,15 @@ const std::vector<std::uint32_t>& shared_states(const Simulation& sim, StepCache
   return cache.get<std::vector<std::uint32_t>>("states", [&] { return sim.states(); });
 }
 
+const std::vector<StatsWriter::Value>& shared_census_row(const Simulation& sim, StepCache& cache) {
+  return cache.get<std::vector<StatsWriter::Value>>("census row", [&] {
+    const std::vector<std::uint64_t> counts = sim.census();
+    std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
+    for (double x : sim.observables()) values.emplace_back(x);
+    return values;
+  });
+}
+
 std::vector<std::string> census_columns(const Simulation& sim, const std::vector<std::string>& state_names) {
   std::vector<std::string> names;
   for (std::uint32_t s = 0; s < std::max(1u, sim.num_states()); ++s)
@@ -23,13 +32,7 @@ CensusStatsWriter::CensusStatsWriter(std::string path, const Simulation& sim, st
                                      const std::vector<std::string>& state_names, const RunRanks& ranks)
     : StatisticsWriter(
           std::move(path), census_columns(sim, state_names), every,
-          [&sim] {
-            const std::vector<std::uint64_t> counts = sim.census();
-            std::vector<StatsWriter::Value> values(counts.begin(), counts.end());
-            for (double x : sim.observables()) values.emplace_back(x);
-            return values;
-          },
-          ranks) {}
+          [&sim](StepCache& cache) { return shared_census_row(sim, cache); }, ranks) {}
 
 CheckpointWriter::CheckpointWriter(std::string path, const Simulation& sim, Checkpoint identity, std::uint64_t every,
                                    const RunRanks& ranks)

@@ -28,22 +28,42 @@ extern "C" void on_signal(int signal) {
   std::raise(signal);
 }
 
+// Installs on_signal for SIGINT and SIGTERM, keeping the actions before in `old` (when given).
+void install_on_signal(struct sigaction* old) {
+  for (int i = 0; int signal : {SIGINT, SIGTERM}) {
+    struct sigaction before {};
+    sigaction(signal, nullptr, &before);
+    if (old) old[i++] = before;
+    // A background job of a script ignores Ctrl-C of its terminal: it keeps doing so.
+    if (signal == SIGINT && before.sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal, &action, nullptr);
+  }
+}
+
 }  // namespace
 
 void install_interrupt_handlers() {
   static const bool installed = [] {
-    for (int signal : {SIGINT, SIGTERM}) {
-      struct sigaction old {};
-      // A background job of a script ignores Ctrl-C of its terminal: it keeps doing so.
-      if (signal == SIGINT && sigaction(SIGINT, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-      struct sigaction action {};
-      action.sa_handler = on_signal;
-      sigemptyset(&action.sa_mask);
-      sigaction(signal, &action, nullptr);
-    }
+    install_on_signal(nullptr);
     return true;
   }();
   (void)installed;
+}
+
+struct InterruptHandlersInstalled::Saved {
+  struct sigaction actions[2];
+};
+
+InterruptHandlersInstalled::InterruptHandlersInstalled() : saved_(new Saved{}) { install_on_signal(saved_->actions); }
+
+InterruptHandlersInstalled::~InterruptHandlersInstalled() {
+  sigaction(SIGINT, &saved_->actions[0], nullptr);
+  sigaction(SIGTERM, &saved_->actions[1], nullptr);
+  delete saved_;
+  requested.store(0);
 }
 
 StopListener::StopListener() { listeners.fetch_add(1); }

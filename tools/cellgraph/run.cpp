@@ -177,16 +177,6 @@ models::Params with_pattern_folder(models::Params params, const po::variables_ma
   return params;
 }
 
-// The model's parameters as one canonical line: what a restart must match. Where rule files are
-// looked for (golly's dir) is not part of it.
-std::string parameters_text(const models::ModelInfo& model, models::Params params) {
-  if (model.rule_text) params["rule"] = model.rule_text(params);
-  if (model.name == "golly") params.erase("dir");
-  std::string text;
-  for (const auto& [key, value] : params) text += (text.empty() ? "" : ";") + key + "=" + value;
-  return text;
-}
-
 void check_restart(const Checkpoint& c, const std::string& path, const std::string& model, const std::string& params,
                    const Source& source, SimulationOptions& options, bool seed_defaulted) {
   auto refuse = [&](const std::string& what, const std::string& theirs, const std::string& ours) {
@@ -396,7 +386,7 @@ RunSetup run_setup(const po::variables_map& vm, const Source& source) {
   // A restart must also update the same way (sync runs keep the plain text of older checkpoints).
   if (vm.count("checkpoint") || vm.count("restart"))  // a swept rule leaves none to name here
     run.identity_params =
-        parameters_text(*run.model, run.params) +
+        models::parameters_text(*run.model, run.params) +
         (run.options.update.mode == UpdateMode::synchronous ? "" : ";update=" + update_rule_text(run.options.update));
   return run;
 }

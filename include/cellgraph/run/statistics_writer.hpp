@@ -17,8 +17,9 @@ namespace cellgraph {
 
 class StatisticsWriter : public RunWriter {
  public:
-  // A row's values after `step`, in the columns' order; collective in a partitioned run.
-  using Row = std::function<std::vector<StatsWriter::Value>()>;
+  // A row's values after `step`, in the columns' order, from the step's shared values where other
+  // writers want them too; collective in a partitioned run.
+  using Row = std::function<std::vector<StatsWriter::Value>(StepCache&)>;
 
   // Throws Error for `every` 0.
   StatisticsWriter(std::string path, const std::vector<std::string>& columns, std::uint64_t every, Row row,

@@ -24,6 +24,10 @@ namespace cellgraph {
 // Variable 0 of every cell at the cache's step, gathered once however many writers ask.
 const std::vector<std::uint32_t>& shared_states(const Simulation& sim, StepCache& cache);
 
+// A statistics row at the cache's step: the census by state of variable 0, then the observables
+// (census_columns names them), gathered once however many writers ask.
+const std::vector<StatsWriter::Value>& shared_census_row(const Simulation& sim, StepCache& cache);
+
 // Statistics columns: the name of each state of variable 0 (`state_names[s]`, else "state_<s>"),
 // then the simulation's observables.
 std::vector<std::string> census_columns(const Simulation& sim, const std::vector<std::string>& state_names = {});
