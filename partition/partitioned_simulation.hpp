@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cellgraph/simulation.hpp"
+#include "partition/part_vertices.hpp"
 
 namespace cellgraph {
 
@@ -39,17 +40,9 @@ class PartitionedSimulation final : public Simulation {
   void import_state(const std::vector<std::vector<std::uint8_t>>& variables, std::uint64_t step) override;
 
  private:
-  // Rank 0: the bytes every rank sent (rank by rank, each in its ascending user ids) put back
-  // in user order, `bytes` per vertex.
-  std::vector<std::uint8_t> in_user_order(const std::vector<std::uint8_t>& gathered, std::size_t bytes) const;
-  // This part's slice of a whole graph's values in user order.
-  std::vector<std::uint8_t> mine(const std::vector<std::uint8_t>& all, std::size_t bytes) const;
-
   std::unique_ptr<Simulation> part_;
   std::uint32_t parts_;
-  std::uint64_t vertices_;         // of the whole graph
-  std::vector<VertexId> owned_;    // this part's user ids, ascending
-  std::vector<VertexId> by_part_;  // every user id, by part, ascending within each
+  PartVertices vertices_;
 };
 
 }  // namespace cellgraph

@@ -80,6 +80,24 @@ class MailboxTransport final : public HaloTransport {
   std::vector<Pending> pending_;
 };
 
+// work(p) for every part p at once, each on a thread of its own: their exchanges wait for each
+// other. The first part's exception, if any, is rethrown here.
+inline void on_threads(std::uint32_t parts, const std::function<void(std::uint32_t)>& work) {
+  std::vector<std::exception_ptr> failed(parts);
+  std::vector<std::thread> threads;
+  for (std::uint32_t p = 0; p < parts; ++p)
+    threads.emplace_back([&, p] {
+      try {
+        work(p);
+      } catch (...) {
+        failed[p] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+}
+
 // The parts of one model on one graph, as `mpirun -np parts` would set them up.
 class PartitionedModel {
  public:
@@ -105,22 +123,9 @@ class PartitionedModel {
     }
   }
 
-  // Every part at once, each on its own thread: their exchanges wait for each other. The
-  // first part's exception, if any, is rethrown here.
+  // Every part at once, each on its own thread (on_threads).
   void on_every_part(const std::function<void(std::uint32_t, Simulation&)>& work) {
-    std::vector<std::exception_ptr> failed(parts_);
-    std::vector<std::thread> threads;
-    for (std::uint32_t p = 0; p < parts_; ++p)
-      threads.emplace_back([&, p] {
-        try {
-          work(p, *parts_sims_[p]);
-        } catch (...) {
-          failed[p] = std::current_exception();
-        }
-      });
-    for (std::thread& t : threads) t.join();
-    for (const auto& e : failed)
-      if (e) std::rethrow_exception(e);
+    on_threads(parts_, [&](std::uint32_t p) { work(p, *parts_sims_[p]); });
   }
 
   void set_states(const std::vector<std::uint32_t>& user_order) {

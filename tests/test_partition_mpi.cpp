@@ -1,7 +1,8 @@
 // Partitioned runs under mpirun, through the CLI: on 1 to 4 ranks the outputs (statistics,
 // states, RLE, checkpoints) are the bytes one process writes; .part files drive runs; bad
 // partitions and failing ranks end the job with a message, not a hang, and leave no output.
-// Movable (Vicsek, MCA) runs split into regions write the same statistics, VTK and pictures too.
+// Movable (Vicsek, MCA) runs split into regions write the same statistics, VTK and pictures too,
+// and ensembles the same long statistics, summaries and member outputs.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -75,6 +76,22 @@ TEST_SUITE("mpi") {
         "--model rulenumber --param kind=moore --param rule=0x1234567890abcdef1234567890abcdef "
         "--grid 33x29 --boundary reflective --fill 0.5 --steps 12",
         both, {4});
+  }
+
+  TEST_CASE("mpirun: ensembles on 1 to 4 ranks write what one process writes, member by member" *
+            doctest::skip(!have_mpirun())) {
+    check_same_outputs("--graph " + data_path("graphs/metis/github-KarypisLab-METIS/4elt.graph") +
+                           " --model sir --param tau=3 --sweep beta=0.2,0.5 --replicas 3 --fill-count 20 --steps 25 "
+                           "--member 4",
+                       {"stats", "summary", "states-out"}, {1, 2, 4});
+    check_same_outputs(
+        "--model ising --grid 30x24 --neighborhood vonneumann --fill 1 --sweep T=2.0,2.6 --replicas 2 --steps 15 "
+        "--stats-every 5 --member 3",
+        {"stats", "summary", "states-out"}, {3});
+    check_same_outputs(
+        "--model forestfire --param p=0.05 --param f=0.001 --grid 40x40 --boundary fixed:0 --fill 0.5 --replicas 4 "
+        "--steps 20 --update alpha:0.5 --member 2",
+        {"stats", "states-out", "png"}, {2});
   }
 
   TEST_CASE("mpirun: a checkpoint written on 3 ranks restarts on 2 ranks or one, as if never stopped" *

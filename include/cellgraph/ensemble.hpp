@@ -47,6 +47,11 @@ class Ensemble {
   virtual void set_states(std::uint32_t member, const std::vector<std::uint32_t>& user_order) = 0;
   virtual std::vector<std::string> observable_names() const = 0;
   virtual std::vector<double> observables(std::uint32_t member) const = 0;
+  // The same in two halves, so that the parts of a partitioned ensemble can add their sums
+  // (Simulation::observable_sums, observable_values).
+  virtual std::vector<std::int64_t> observable_sums(std::uint32_t member) const = 0;
+  virtual std::vector<double> observable_values(std::uint32_t member, const std::vector<std::int64_t>& sums,
+                                                std::uint64_t vertices) const = 0;
   virtual std::vector<std::vector<std::uint8_t>> export_state(std::uint32_t member) const = 0;
   virtual std::vector<std::uint32_t> variable_widths() const = 0;
   virtual void import_state(std::uint32_t member, const std::vector<std::vector<std::uint8_t>>& variables) = 0;
@@ -76,11 +81,9 @@ class EnsembleMember final : public Simulation {
   void set_states(const std::vector<std::uint32_t>& user_order) override { e_.set_states(m_, user_order); }
   std::vector<std::string> observable_names() const override { return e_.observable_names(); }
   std::vector<double> observables() const override { return e_.observables(m_); }
-  std::vector<std::int64_t> observable_sums() const override {
-    throw Error("an ensemble's member gives its observables, not their sums");
-  }
-  std::vector<double> observable_values(const std::vector<std::int64_t>&, std::uint64_t) const override {
-    throw Error("an ensemble's member gives its observables, not their sums");
+  std::vector<std::int64_t> observable_sums() const override { return e_.observable_sums(m_); }
+  std::vector<double> observable_values(const std::vector<std::int64_t>& sums, std::uint64_t vertices) const override {
+    return e_.observable_values(m_, sums, vertices);
   }
   std::vector<std::vector<std::uint8_t>> export_state() const override { return e_.export_state(m_); }
   std::vector<std::uint32_t> variable_widths() const override { return e_.variable_widths(); }

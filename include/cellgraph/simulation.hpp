@@ -2,8 +2,10 @@
 // and the observers need not know the model's type. States cross this interface in user ids.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cellgraph/halo.hpp"
@@ -45,6 +47,9 @@ struct SimulationOptions {
   std::shared_ptr<HaloTransport> halo;
   std::vector<std::uint32_t> colors;
   std::uint32_t color_count = 0;  // the whole graph's number of colors (0: those in `colors`)
+  // Partitioned colored ensembles, whose members each color the whole graph under their own
+  // seed: that coloring restricted to the part, with the whole graph's number of colors.
+  std::function<std::pair<std::vector<std::uint32_t>, std::uint32_t>(std::uint64_t seed)> member_coloring;
   SignalPacking signal_packing = SignalPacking::automatic;
   SweepFusion sweep_fusion = SweepFusion::automatic;
   // CUDA: keep the state the gathers read in the L2's persisting set-aside where it fits.

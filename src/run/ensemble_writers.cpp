@@ -43,7 +43,7 @@ SampleSummary summarize(const std::vector<double>& xs) {
 
 EnsembleStatsWriter::EnsembleStatsWriter(std::string stats_path, std::string summary_path, const Ensemble& ensemble,
                                          SweepColumns sweep, std::uint64_t every,
-                                         const std::vector<std::string>& state_names)
+                                         const std::vector<std::string>& state_names, const RunRanks& ranks)
     : ensemble_(ensemble), sweep_(std::move(sweep)), every_(every), stats_path_(std::move(stats_path)),
       summary_path_(std::move(summary_path)) {
   if (every_ == 0) throw Error("statistics every 0 steps: the interval must be at least 1");
@@ -59,8 +59,10 @@ EnsembleStatsWriter::EnsembleStatsWriter(std::string stats_path, std::string sum
       name = "param_" + name;
   std::vector<std::string> all = sweep_.names;
   all.insert(all.end(), columns_.begin(), columns_.end());
+  for (const std::string& path : {stats_path_, summary_path_})
+    if (!path.empty()) check_names(path, all);
+  if (!ranks.writes_files()) return;  // the other ranks only gather
   if (!stats_path_.empty()) {
-    check_names(stats_path_, all);
     stats_ = std::make_unique<AtomicFile>(stats_path_);
     std::vector<std::string> header = sweep_.names;
     header.insert(header.end(), {"replica", "seed", "step"});
@@ -68,7 +70,6 @@ EnsembleStatsWriter::EnsembleStatsWriter(std::string stats_path, std::string sum
     stats_->stream() << joined(header) << '\n';
   }
   if (!summary_path_.empty()) {
-    check_names(summary_path_, all);
     summary_ = std::make_unique<AtomicFile>(summary_path_);
     std::vector<std::string> header = sweep_.names;
     header.insert(header.end(), {"replicas", "step"});

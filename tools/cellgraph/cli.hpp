@@ -100,6 +100,13 @@ std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vect
 std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map& vm, const Source& source,
                                                         const models::ModelInfo& model, const models::Params& params,
                                                         SimulationOptions options);
+// This rank's part of an ensemble of `model` at `points` (ensemble.hpp) behind a
+// PartitionedEnsemble: the source partitioned as for one realization, each member's colored
+// updates in its own seed's coloring of the whole graph. `source` must outlive it.
+std::unique_ptr<Ensemble> make_partitioned_ensemble(const po::variables_map& vm, const Source& source,
+                                                    const models::ModelInfo& model,
+                                                    const std::vector<models::Params>& points, std::uint32_t replicas,
+                                                    SimulationOptions options);
 
 // Parses `args` (and the --config file, if `desc` has that option and it is given); arguments
 // without a name are values of the option `positional` (none when null). Prints help and returns

@@ -12,6 +12,7 @@
 #include "cellgraph/output/file_plan.hpp"
 #include "cellgraph/partition.hpp"
 #include "partition/mpi.hpp"
+#include "partition/partitioned_ensemble.hpp"
 #include "partition/partitioned_simulation.hpp"
 #include "tools/cellgraph/cli.hpp"
 
@@ -104,6 +105,21 @@ bool ranks_map_each_others_devices() {
   return mpi::all(one_host && cuda_devices_map_each_other(devices));
 }
 
+namespace {
+
+// The part of every vertex, one part per rank: the --partition file's, or rank 0's partitioning
+// (METIS need not run N times), the same on every rank.
+std::vector<std::uint32_t> rank_partition(const po::variables_map& vm, const Source& source) {
+  if (!vm.count("partition")) return partition_for_ranks(source.graph, partition_options_from(vm, source));
+  // Every rank reads it: the same file?
+  std::vector<std::uint32_t> partition =
+      read_partition(vm["partition"].as<std::string>(), source.graph.num_vertices(), std::uint32_t(mpi::size()));
+  mpi::agree("the --partition file", "CRC-32 " + hex32(crc32_of(partition)));
+  return partition;
+}
+
+}  // namespace
+
 SimulationOptions rank_options(SimulationOptions options) {
   // Ranks on one host share it: each takes a GPU of its own (round robin) or its share of
   // the cores (oversubscribed OpenMP threads spin against each other).
@@ -118,17 +134,29 @@ std::unique_ptr<Simulation> make_partitioned_simulation(const po::variables_map&
                                                         const models::ModelInfo& model, const models::Params& params,
                                                         SimulationOptions options) {
   const Graph& g = source.graph;
-  const std::uint32_t parts = std::uint32_t(mpi::size());
-  // Rank 0 partitions, the others take its answer (METIS need not run N times).
-  std::vector<std::uint32_t> partition;
-  if (vm.count("partition")) {  // every rank reads it: the same file?
-    partition = read_partition(vm["partition"].as<std::string>(), g.num_vertices(), parts);
-    mpi::agree("the --partition file", "CRC-32 " + hex32(crc32_of(partition)));
-  } else {
-    partition = partition_for_ranks(g, partition_options_from(vm, source));
-  }
+  const std::vector<std::uint32_t> partition = rank_partition(vm, source);
   return make_part_simulation(g, partition, compile_rank_part(g, partition, compile_options(vm)), model, params,
                               options);
+}
+
+std::unique_ptr<Ensemble> make_partitioned_ensemble(const po::variables_map& vm, const Source& source,
+                                                    const models::ModelInfo& model,
+                                                    const std::vector<models::Params>& points, std::uint32_t replicas,
+                                                    SimulationOptions options) {
+  const Graph& g = source.graph;
+  const std::vector<std::uint32_t> partition = rank_partition(vm, source);
+  std::shared_ptr<const Layout> layout = compile_rank_part(g, partition, compile_options(vm));
+  options = rank_options(options);
+  if (options.update.mode == UpdateMode::colored)
+    options.member_coloring = [&g, layout](std::uint64_t seed) {
+      const std::vector<std::uint32_t> whole = greedy_coloring(g, seed);
+      std::vector<std::uint32_t> mine(layout->num_vertices);
+      for (std::uint32_t v = 0; v < layout->num_vertices; ++v) mine[v] = whole[layout->local_to_user[v]];
+      const std::uint32_t count = whole.empty() ? 0 : *std::max_element(whole.begin(), whole.end()) + 1;
+      return std::pair{mine, count};
+    };
+  return std::make_unique<PartitionedEnsemble>(model.make_ensemble(points, replicas, layout, options), partition,
+                                               std::uint32_t(mpi::size()));
 }
 
 std::unique_ptr<Simulation> make_part_simulation(const Graph& g, const std::vector<std::uint32_t>& partition,

@@ -428,8 +428,6 @@ void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& 
 
 // Every flag an ensemble cannot honor yet, refused before any work.
 void check_ensemble_flags(const po::variables_map& vm) {
-  if (mpi::size() > 1 || vm.count("partition"))
-    throw Error("ensembles (--replicas, --sweep) run in one process: not under mpirun or with --partition");
   for (const char* option : {"restart", "checkpoint", "summary-json"})
     if (vm.count(option))
       throw OptionError(option, std::string("--") + option + " is not available for ensembles (--replicas, --sweep)");
@@ -441,15 +439,21 @@ void check_ensemble_flags(const po::variables_map& vm) {
 int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint64_t steps, const Source& source,
                  const RunSetup& run) {
   check_ensemble_flags(vm);
-  if (!outputs.stats.empty()) AtomicFile::check_writable(outputs.stats);
-  if (vm.count("summary")) AtomicFile::check_writable(vm["summary"].as<std::string>());
+  const RunRanks& ranks = mpi::run_ranks();
+  if (ranks.writes_files()) {
+    if (!outputs.stats.empty()) AtomicFile::check_writable(outputs.stats);
+    if (vm.count("summary")) AtomicFile::check_writable(vm["summary"].as<std::string>());
+  }
   const EnsemblePlan plan = ensemble_plan(vm, run.params);
   const models::ModelInfo& model = *run.model;
   if (!model.make_ensemble) throw Error("model " + model.name + " does not run as an ensemble");
   SimulationOptions options = run.options;
   if (vm["backend"].as<std::string>() == "auto") options.backend = BackendKind::cpu;  // where ensembles run
-  auto layout = std::make_shared<const Layout>(compile(source.graph, compile_options(vm)));
-  std::unique_ptr<Ensemble> ensemble = model.make_ensemble(plan.points, plan.replicas, layout, options);
+  std::unique_ptr<Ensemble> ensemble =
+      mpi::size() > 1 || vm.count("partition")
+          ? make_partitioned_ensemble(vm, source, model, plan.points, plan.replicas, options)
+          : model.make_ensemble(plan.points, plan.replicas,
+                                std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
 
   // A start that draws nothing (a pattern, a state file, listed cells) is the same for all.
   const bool drawn = vm.count("fill") || !vm["fill-count"].defaulted();
@@ -465,24 +469,25 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
   }
 
   EnsembleMember shown(*ensemble, plan.member);
-  RunDriver driver(*ensemble);
+  RunDriver driver(*ensemble, ranks);
   if (!outputs.stats.empty() || !plan.summary.empty())
     driver.add(std::make_unique<EnsembleStatsWriter>(outputs.stats, plan.summary, *ensemble, plan.columns,
-                                                     get_unsigned<std::uint64_t>(vm, "stats-every"),
-                                                     model.state_names));
+                                                     get_unsigned<std::uint64_t>(vm, "stats-every"), model.state_names,
+                                                     ranks));
   Outputs per_member = outputs;
   per_member.stats.clear();
   RunSetup shown_run = run;  // the shown member's parameters (an RLE header names its rule)
   shown_run.params = plan.points[plan.member / plan.replicas];
   add_writers(driver, vm, per_member, source, shown_run, shown);
-  note_space_time(std::cerr, outputs.pictures, source, ensemble->step(), steps);
+  if (ranks.writes_files()) note_space_time(std::cerr, outputs.pictures, source, ensemble->step(), steps);
   Progress progress(progress_mode(vm), steps, std::uint64_t(source.graph.num_vertices()) * ensemble->members());
   driver.show_progress(progress);
   const RunResult result = driver.run(steps);
   if (result.stopped()) {
-    std::cerr << stop_message(result, steps, ", ");
+    if (ranks.writes_files()) std::cerr << stop_message(result, steps, ", ");
     return 128 + result.stop_signal;
   }
+  if (!ranks.writes_files()) return 0;
   const double updates = double(source.graph.num_vertices()) * ensemble->members() * double(result.step);
   std::cout << "ran " << result.step << " steps of " << model.name << " on " << source.description << " ("
             << source.graph.num_vertices() << " cells) for " << ensemble->members() << " members ("

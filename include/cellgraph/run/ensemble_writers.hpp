@@ -10,6 +10,7 @@
 
 #include "cellgraph/ensemble.hpp"
 #include "cellgraph/output/atomic_file.hpp"
+#include "cellgraph/run/ranks.hpp"
 #include "cellgraph/run/writer.hpp"
 
 namespace cellgraph {
@@ -23,9 +24,11 @@ struct SweepColumns {
 class EnsembleStatsWriter : public RunWriter {
  public:
   // Either path may be empty (that file is not written). Throws Error for `every` 0 or a
-  // column name that needs CSV quoting.
+  // column name that needs CSV quoting. In a partitioned ensemble every rank gathers the rows
+  // and the rank that writes files writes them.
   EnsembleStatsWriter(std::string stats_path, std::string summary_path, const Ensemble& ensemble, SweepColumns sweep,
-                      std::uint64_t every, const std::vector<std::string>& state_names);
+                      std::uint64_t every, const std::vector<std::string>& state_names,
+                      const RunRanks& ranks = single_process());
   ~EnsembleStatsWriter() override;
   Trigger trigger() const override { return {every_, true, true}; }
   void write(std::uint64_t step, StepCache& cache) override;

@@ -2,7 +2,9 @@
 // state, a cell's members side by side, stepped by the reference sweep with stride = members.
 // A synchronous step updates each vertex for every member in turn, so its list is read from
 // memory once and from L1 after that; colored steps go member by member, each in its own
-// seed's color classes.
+// seed's color classes. A part of a partitioned ensemble trades every member's halo cells in
+// one message a variable (a cell's members are contiguous), or in colored steps member m's
+// after each of its classes.
 #pragma once
 #include <omp.h>
 
@@ -43,7 +45,7 @@ class CpuEnsemble final : public Ensemble {
         throw Error("the sweep's points have different numbers of states (" + std::to_string(models_[0].num_states()) +
                     " at the first, " + std::to_string(models_[p].num_states()) + " at point " + std::to_string(p) +
                     "): sweep parameters that keep the states");
-    if (options.halo) throw Error("ensembles run in one process: a partitioned ensemble is not supported");
+    if (layout_->peers.empty()) options_.halo = nullptr;  // a part that trades nothing runs as a whole graph
     const std::uint64_t length = std::uint64_t(layout_->state_length()) * members();
     if (length > 0xFFFFFFFFull)
       throw Error("an ensemble of " + std::to_string(members()) + " members on " +
@@ -62,8 +64,14 @@ class CpuEnsemble final : public Ensemble {
             Primary(options.boundary_value);
     }
     if (options.update.mode == UpdateMode::colored)
-      for (std::uint32_t m = 0; m < members(); ++m)
-        classes_.push_back(color_classes(*layout_, greedy_coloring(*layout_, seeds_[m])));
+      for (std::uint32_t m = 0; m < members(); ++m) {
+        if (!options.member_coloring) {
+          classes_.push_back(color_classes(*layout_, greedy_coloring(*layout_, seeds_[m])));
+          continue;
+        }
+        const auto [colors, count] = options.member_coloring(seeds_[m]);  // a part: the whole graph's
+        classes_.push_back(color_classes(*layout_, colors, count));
+      }
   }
 
   std::string backend_name() const override { return "cpu"; }
@@ -77,7 +85,8 @@ class CpuEnsemble final : public Ensemble {
   void advance(std::uint64_t steps) override {
     const std::uint32_t M = members();
     const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
-    if (options_.update.mode == UpdateMode::colored && M >= std::uint32_t(threads_)) {
+    refresh_halo();
+    if (options_.update.mode == UpdateMode::colored && M >= std::uint32_t(threads_) && !options_.halo) {
       // Colored steps update in place, member by member: each thread takes a block of members
       // through all the steps (neighbors in memory, so few cache lines are written by two).
 #pragma omp parallel for schedule(static) num_threads(threads_)
@@ -101,6 +110,7 @@ class CpuEnsemble final : public Ensemble {
           cpu::update_vertex(*layout_, model_of(m), member_ref(current_, m), member_ref(next_, m), std::uint32_t(v),
                              cpu::StepContext{seeds_[m], step, alpha}, M);
       current_.swap(next_);
+      if (options_.halo) start_exchange(), options_.halo->finish();
     }
   }
 
@@ -121,21 +131,32 @@ class CpuEnsemble final : public Ensemble {
     std::vector<Primary> local = plane<0>(member);
     from_user_states(*layout_, user_order, num_states(), local.data());
     set_plane<0>(member, local);
+    halo_stale_ = true;
   }
 
   std::vector<std::string> observable_names() const override { return observable_names_of(models_[0]); }
 
   std::vector<double> observables(std::uint32_t member) const override {
+    return observable_values(member, observable_sums(member), layout_->num_vertices);
+  }
+
+  std::vector<std::int64_t> observable_sums(std::uint32_t member) const override {
     constexpr int K = observable_count_of<Model>();
     std::vector<std::int64_t> sums(K, 0);
     if constexpr (K > 0) {
+      refresh_halo();  // the observers fold neighbors, which may be a peer's
       const StateRef<Vars> state = member_ref(current_, checked(member));
       const Model& model = model_of(member);
       for (std::uint32_t v = 0; v < layout_->num_vertices; ++v)
         model.observe(CellRead<Vars>{state, v * members()}, cpu::fold(*layout_, model, state, v, members()),
                       sums.data());
     }
-    return observable_values_of(model_of(member), sums, layout_->num_vertices);
+    return sums;
+  }
+
+  std::vector<double> observable_values(std::uint32_t member, const std::vector<std::int64_t>& sums,
+                                        std::uint64_t vertices) const override {
+    return observable_values_of(model_of(checked(member)), sums, vertices);
   }
 
   std::vector<std::uint32_t> variable_widths() const override { return widths_of<Vars>(); }
@@ -157,6 +178,7 @@ class CpuEnsemble final : public Ensemble {
       from_user_bytes(*layout_, variables[I], local.data());
       set_plane<I>(member, local);
     });
+    halo_stale_ = true;
   }
 
  private:
@@ -172,11 +194,67 @@ class CpuEnsemble final : public Ensemble {
     const StateRef<Vars> state = member_ref(current_, m);
     const cpu::StepContext context{seeds_[m], step, 1.0};
     const ColorClasses& classes = classes_[m];
-    if (threads > 1)
+    if (threads > 1 || options_.halo)  // each class reads the classes before it, a peer's too
       return cpu::sweep_colored(
-          *layout_, model_of(m), state, classes, context, threads, [] {}, members());
+          *layout_, model_of(m), state, classes, context, threads,
+          [&] {
+            if (options_.halo) start_member_exchange(m), options_.halo->finish(), land_member_halo(m);
+          },
+          members());
     for (std::uint32_t i = 0; i < classes.begin[classes.count()]; ++i)  // class after class, in place
       cpu::update_vertex(*layout_, model_of(m), state, state, classes.vertices[i], context, members());
+  }
+
+  // Packs every member's copy of the cells peers read and starts the exchange of each variable
+  // of the current state: a cell's members travel together and land in its halo cell.
+  void start_exchange() const {
+    const Layout& L = *layout_;
+    const std::size_t M = members();
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      using T = typename Vars::template type<I>;
+      T* values = const_cast<T*>(current_.template array<I>().data());
+      auto& packed = send_[I];
+      packed.resize(L.send_cells.size() * M * sizeof(T));
+      T* out = reinterpret_cast<T*>(packed.data());
+      for (std::size_t k = 0; k < L.send_cells.size(); ++k)
+        std::copy_n(values + std::size_t(L.send_cells[k]) * M, M, out + k * M);
+      options_.halo->start(L, I, sizeof(T) * M, out, values + std::size_t(L.num_vertices) * M);
+    });
+  }
+
+  // The same for member m alone (colored steps), its halo landing beside the buffer first.
+  void start_member_exchange(std::uint32_t m) {
+    const Layout& L = *layout_;
+    const std::size_t M = members();
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      using T = typename Vars::template type<I>;
+      const T* values = current_.template array<I>().data();
+      send_[I].resize(L.send_cells.size() * sizeof(T));
+      halo_in_[I].resize(std::size_t(L.num_halo) * sizeof(T));
+      T* out = reinterpret_cast<T*>(send_[I].data());
+      for (std::size_t k = 0; k < L.send_cells.size(); ++k) out[k] = values[std::size_t(L.send_cells[k]) * M + m];
+      options_.halo->start(L, I, sizeof(T), out, halo_in_[I].data());
+    });
+  }
+  void land_member_halo(std::uint32_t m) {
+    const Layout& L = *layout_;
+    for_each_variable<Vars>([&](auto i) {
+      constexpr int I = decltype(i)::value;
+      using T = typename Vars::template type<I>;
+      T* values = current_.template array<I>().data();
+      const T* in = reinterpret_cast<const T*>(halo_in_[I].data());
+      for (std::uint32_t h = 0; h < L.num_halo; ++h) values[std::size_t(L.num_vertices + h) * members() + m] = in[h];
+    });
+  }
+
+  // Fills every member's halo from the peers after states were set (every rank sets them).
+  void refresh_halo() const {
+    if (!options_.halo || !halo_stale_) return;
+    start_exchange();
+    options_.halo->finish();
+    halo_stale_ = false;
   }
 
   // Member m's view of a buffer: its copy of cell c is element c * members() there.
@@ -212,6 +290,9 @@ class CpuEnsemble final : public Ensemble {
   HostState<Vars> current_, next_;
   std::vector<ColorClasses> classes_;  // colored updates: each member's
   std::uint64_t step_ = 0;
+  // A partitioned ensemble's packed cells and, in colored steps, one member's arriving halo.
+  mutable std::vector<std::uint8_t> send_[Vars::count], halo_in_[Vars::count];
+  mutable bool halo_stale_ = true;  // states were set since the halo was filled
 };
 
 }  // namespace cellgraph
