@@ -24,6 +24,7 @@ class PartitionedEnsemble final : public Ensemble {
   std::uint64_t seed(std::uint32_t member) const override { return part_->seed(member); }
   std::uint32_t num_states() const override { return part_->num_states(); }
   void advance(std::uint64_t steps) override { part_->advance(steps); }
+  void resume_at(std::uint64_t step) override { part_->resume_at(step); }
   std::uint64_t step() const override { return part_->step(); }
 
   std::vector<std::uint64_t> census(std::uint32_t member) const override;

@@ -116,6 +116,33 @@ TEST_CASE("cli: a swept parameter named like a state is written param_NAME") {
   CHECK(read_file(dir / "s.csv").rfind("param_refractory,replica,seed,step,resting,excited,refractory\n", 0) == 0);
 }
 
+TEST_CASE("cli: an ensemble's checkpoint holds every member and restarts as if never stopped") {
+  ScratchDir dir;
+  const std::string ensemble =
+      "run --model sir --param tau=3 --generate er:2000:3 --fill-count 5 --sweep beta=0.3,0.6 --replicas 3 "
+      "--stats-every 4 --member 4";
+  const Result whole =
+      run_cli(ensemble + " --steps 30 --summary " + dir / "whole.csv" + " --states-out " + dir / "whole.txt");
+  REQUIRE_MESSAGE(whole.status == 0, whole.out);
+  const Result first = run_cli(ensemble + " --steps 12 --checkpoint " + dir / "at12.ckpt");
+  REQUIRE_MESSAGE(first.status == 0, first.out);
+  // The checkpoint alone names the source, model, sweep and replicas.
+  const Result rest =
+      run_cli("run --restart " + dir / "at12.ckpt" + " --steps 30 --member 4 --stats-every 4 --summary " +
+              dir / "rest.csv" + " --states-out " + dir / "rest.txt");
+  REQUIRE_MESSAGE(rest.status == 0, rest.out);
+  CHECK(rest.out.find("ran 18 steps (from step 12)") != std::string::npos);
+  CHECK(read_file(dir / "rest.txt") == read_file(dir / "whole.txt"));
+  std::vector<std::map<std::string, std::string>> later;
+  for (const auto& row : read_csv(dir / "whole.csv"))
+    if (std::stoi(row.at("step")) >= 12) later.push_back(row);
+  CHECK(read_csv(dir / "rest.csv") == later);
+  const Result other = run_cli("run --restart " + dir / "at12.ckpt" + " --steps 30 --replicas 4");
+  CHECK(other.status == 1);
+  CHECK(other.out.find("the checkpoint's parameters are") != std::string::npos);
+  CHECK(other.out.find("replicas=3") != std::string::npos);
+}
+
 TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
   ScratchDir dir;
   const std::string out = " --stats " + dir / "s.csv";
@@ -132,7 +159,7 @@ TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
       {"--sweep beta=0.1,0.2 --sweep beta=0.3", "names beta twice"},
       {"--sweep tau=1,2", "both set tau"},
       {"--replicas 2 --member 2", "--member 2: the ensemble has 2 members"},
-      {"--replicas 2 --checkpoint " + dir / "c.bin", "--checkpoint is not available for ensembles"},
+      {"--replicas 2 --summary-json " + dir / "s.json", "--summary-json is not available for ensembles"},
       {"--replicas 2 --backend cuda", "CUDA"},  // this build's, or the device's, or the ensemble's
   };
   const Result movable = run_cli("run --model vicsek --replicas 4 --steps 1");

@@ -92,6 +92,19 @@ TEST_SUITE("mpi") {
         "--model forestfire --param p=0.05 --param f=0.001 --grid 40x40 --boundary fixed:0 --fill 0.5 --replicas 4 "
         "--steps 20 --update alpha:0.5 --member 2",
         {"stats", "states-out", "png"}, {2});
+    // Every member's checkpoint, written on 2 ranks, continued on 3.
+    ScratchDir dir;
+    const std::string ising =
+        "run --model ising --grid 30x24 --neighborhood vonneumann --fill 1 --sweep T=2.0,2.6 "
+        "--replicas 2 --member 3 --backend cpu";
+    REQUIRE(run_cli(ising + " --steps 20 --states-out " + dir / "whole.txt").status == 0);
+    const CommandResult first = run_cli_ranks(2, ising + " --steps 8 --checkpoint " + dir / "at8.ckpt");
+    REQUIRE_MESSAGE(first.status == 0, first.out);
+    const CommandResult rest =
+        run_cli_ranks(3, "run --restart " + dir / "at8.ckpt" + " --steps 20 --member 3 --backend cpu --states-out " +
+                             dir / "rest.txt");
+    REQUIRE_MESSAGE(rest.status == 0, rest.out);
+    CHECK(read_file(dir / "rest.txt") == read_file(dir / "whole.txt"));
   }
 
   TEST_CASE("mpirun: a checkpoint written on 3 ranks restarts on 2 ranks or one, as if never stopped" *

@@ -55,6 +55,8 @@ class Ensemble {
   virtual std::vector<std::vector<std::uint8_t>> export_state(std::uint32_t member) const = 0;
   virtual std::vector<std::uint32_t> variable_widths() const = 0;
   virtual void import_state(std::uint32_t member, const std::vector<std::vector<std::uint8_t>>& variables) = 0;
+  // Continues from `step` (a checkpoint's), once every member's state is imported.
+  virtual void resume_at(std::uint64_t step) = 0;
 
   // Keeps `resource` alive as long as the ensemble (Simulation::hold).
   void hold(std::shared_ptr<const void> resource) { held_.push_back(std::move(resource)); }

@@ -145,4 +145,33 @@ void EnsembleStatsWriter::report(std::vector<WrittenOutput>& outputs) const {
     if (!path.empty()) outputs.push_back({RunOutput::statistics, path, {path}});
 }
 
+std::vector<std::vector<std::uint8_t>> ensemble_checkpoint_variables(const Ensemble& ensemble) {
+  const std::vector<std::uint32_t> widths = ensemble.variable_widths();
+  const std::size_t M = ensemble.members();
+  std::vector<std::vector<std::uint8_t>> all(widths.size());
+  for (std::uint32_t m = 0; m < M; ++m) {
+    const std::vector<std::vector<std::uint8_t>> own = ensemble.export_state(m);  // collective
+    for (std::size_t i = 0; i < widths.size() && i < own.size(); ++i) {
+      const std::size_t w = widths[i], vertices = w ? own[i].size() / w : 0;
+      all[i].resize(vertices * M * w);
+      for (std::size_t v = 0; v < vertices; ++v)
+        std::copy_n(own[i].begin() + v * w, w, all[i].begin() + (v * M + m) * w);
+    }
+  }
+  return all;
+}
+
+std::vector<std::vector<std::uint8_t>> member_checkpoint_variables(const std::vector<std::vector<std::uint8_t>>& all,
+                                                                   std::uint32_t member, std::uint32_t members,
+                                                                   const std::vector<std::uint32_t>& widths) {
+  std::vector<std::vector<std::uint8_t>> own(widths.size());
+  for (std::size_t i = 0; i < widths.size() && i < all.size(); ++i) {
+    const std::size_t w = widths[i], vertices = w && members ? all[i].size() / (w * members) : 0;
+    own[i].resize(vertices * w);
+    for (std::size_t v = 0; v < vertices; ++v)
+      std::copy_n(all[i].begin() + (v * members + member) * w, w, own[i].begin() + v * w);
+  }
+  return own;
+}
+
 }  // namespace cellgraph

@@ -36,12 +36,18 @@ CensusStatsWriter::CensusStatsWriter(std::string path, const Simulation& sim, st
 
 CheckpointWriter::CheckpointWriter(std::string path, const Simulation& sim, Checkpoint identity, std::uint64_t every,
                                    const RunRanks& ranks)
-    : path_(std::move(path)), sim_(sim), identity_(std::move(identity)), every_(every), ranks_(ranks) {}
+    : CheckpointWriter(
+          std::move(path), [&sim] { return sim.export_state(); }, std::move(identity), every, ranks) {}
+
+CheckpointWriter::CheckpointWriter(std::string path, Variables variables, Checkpoint identity, std::uint64_t every,
+                                   const RunRanks& ranks)
+    : path_(std::move(path)), variables_(std::move(variables)), identity_(std::move(identity)), every_(every),
+      ranks_(ranks) {}
 
 void CheckpointWriter::write(std::uint64_t step, StepCache&) {
   Checkpoint c = identity_;
   c.step = step;
-  c.variables = sim_.export_state();  // collective
+  c.variables = variables_();  // collective
   if (ranks_.writes_files()) write_checkpoint(path_, c);
   saved_at_ = step;
 }

@@ -177,8 +177,9 @@ models::Params with_pattern_folder(models::Params params, const po::variables_ma
   return params;
 }
 
+// `members`: an ensemble's, whose checkpoint holds that many copies of each vertex.
 void check_restart(const Checkpoint& c, const std::string& path, const std::string& model, const std::string& params,
-                   const Source& source, SimulationOptions& options, bool seed_defaulted) {
+                   const Source& source, SimulationOptions& options, bool seed_defaulted, std::uint32_t members) {
   auto refuse = [&](const std::string& what, const std::string& theirs, const std::string& ours) {
     const char* is = what == "parameters" ? " are " : " is ";
     throw Error("--restart " + path + ": the checkpoint's " + what + is + quoted_text(theirs) + ", this run's" + is +
@@ -186,9 +187,14 @@ void check_restart(const Checkpoint& c, const std::string& path, const std::stri
   };
   if (c.model != model) refuse("model", c.model, model);
   if (c.parameters != params) refuse("parameters", c.parameters, params);
-  if (c.source != source.description || c.vertices != source.graph.num_vertices())
-    refuse("source", c.source + ", " + std::to_string(c.vertices) + " vertices",
-           source.description + ", " + std::to_string(source.graph.num_vertices()) + " vertices");
+  const std::uint64_t copies = std::uint64_t(source.graph.num_vertices()) * members;
+  if (c.source != source.description || c.vertices != copies) {
+    const auto vertices = [&](std::uint64_t n) {
+      return std::to_string(n / members) + " vertices" +
+             (members > 1 ? " x " + std::to_string(members) + " members" : "");
+    };
+    refuse("source", c.source + ", " + vertices(c.vertices), source.description + ", " + vertices(copies));
+  }
   if (seed_defaulted) options.seed = c.seed;  // random models continue their own streams
   else if (c.seed != options.seed) refuse("seed", std::to_string(c.seed), std::to_string(options.seed));
 }
@@ -214,7 +220,7 @@ void agree_on_initial_state(const std::string& what, const std::vector<std::vect
 // backend), as the checkpoint records them: tokens each ended by '\0', files by absolute path so
 // that a restart may run from another folder.
 std::string recorded_run_options(const po::variables_map& vm) {
-  std::vector<std::string> names{"seed"};
+  std::vector<std::string> names{"seed", "replicas", "sweep"};
   for (const po::options_description& group : {source_options(), model_options()})
     for (const auto& option : group.options()) names.push_back(option->long_name());
   std::string recorded;
@@ -249,7 +255,7 @@ void add_recorded_options(po::variables_map& vm, const po::options_description& 
 // name its initial state: the checkpoint's replaces it.
 void check_restart_point(const po::variables_map& vm, const Checkpoint& c, const Source& source,
                          const std::string& model, const std::string& identity_params, SimulationOptions& options,
-                         std::uint64_t steps) {
+                         std::uint64_t steps, std::uint32_t members = 1) {
   const std::string path = vm["restart"].as<std::string>();
   std::string replaced;
   for (const char* option : {"fill", "fill-count", "cells", "states"})
@@ -257,7 +263,7 @@ void check_restart_point(const po::variables_map& vm, const Checkpoint& c, const
       replaced += (replaced.empty() ? "--" : ", --") + std::string(option);
   if (!replaced.empty() && mpi::rank() == 0)
     std::cerr << "cellgraph run: the checkpoint's state replaces " << replaced << "\n";
-  check_restart(c, path, model, identity_params, source, options, vm["seed"].defaulted());
+  check_restart(c, path, model, identity_params, source, options, vm["seed"].defaulted(), members);
   if (c.step > steps)
     throw Error("--restart " + path + " is at step " + std::to_string(c.step) + ", past --steps " +
                 std::to_string(steps) +
@@ -428,16 +434,26 @@ void add_writers(RunDriver& driver, const po::variables_map& vm, const Outputs& 
 
 // Every flag an ensemble cannot honor yet, refused before any work.
 void check_ensemble_flags(const po::variables_map& vm) {
-  for (const char* option : {"restart", "checkpoint", "summary-json"})
-    if (vm.count(option))
-      throw OptionError(option, std::string("--") + option + " is not available for ensembles (--replicas, --sweep)");
+  if (vm.count("summary-json"))
+    throw OptionError("summary-json", "--summary-json is not available for ensembles (--replicas, --sweep)");
 }
 
 // R realizations of each sweep point on one compiled layout (ensemble.hpp): each member starts
 // as the plain run with its own seed would, --stats and --summary cover every member, and the
 // per-realization outputs write --member's.
+// What an ensemble's checkpoint records beside the model's parameters: the replicas and every
+// sweep point, which a restart must match.
+std::string ensemble_identity(const EnsemblePlan& plan) {
+  std::string text = ";replicas=" + std::to_string(plan.replicas);
+  for (std::size_t k = 0; k < plan.columns.names.size(); ++k) {
+    text += ";sweep:" + plan.columns.names[k] + "=";
+    for (std::size_t p = 0; p < plan.columns.values.size(); ++p) text += (p ? "," : "") + plan.columns.values[p][k];
+  }
+  return text;
+}
+
 int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint64_t steps, const Source& source,
-                 const RunSetup& run) {
+                 const RunSetup& run, const std::optional<Checkpoint>& restart) {
   check_ensemble_flags(vm);
   const RunRanks& ranks = mpi::run_ranks();
   if (ranks.writes_files()) {
@@ -449,33 +465,57 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
   if (!model.make_ensemble) throw Error("model " + model.name + " does not run as an ensemble");
   SimulationOptions options = run.options;
   if (vm["backend"].as<std::string>() == "auto") options.backend = BackendKind::cpu;  // where ensembles run
+  const std::string identity = run.identity_params + ensemble_identity(plan);
+  const std::uint32_t members = std::uint32_t(plan.points.size()) * plan.replicas;
+  if (restart) check_restart_point(vm, *restart, source, model.name, identity, options, steps, members);
   std::unique_ptr<Ensemble> ensemble =
       mpi::size() > 1 || vm.count("partition")
           ? make_partitioned_ensemble(vm, source, model, plan.points, plan.replicas, options)
           : model.make_ensemble(plan.points, plan.replicas,
                                 std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
 
-  // A start that draws nothing (a pattern, a state file, listed cells) is the same for all.
-  const bool drawn = vm.count("fill") || !vm["fill-count"].defaulted();
-  std::vector<std::uint32_t> shared;
-  if (!drawn) shared = initial_states(vm, source, run.options.seed, ensemble->num_states());
-  for (std::uint32_t m = 0; m < ensemble->members(); ++m) {
-    const std::uint64_t seed = ensemble->seed(m);
-    const std::vector<std::uint32_t> initial =
-        drawn ? initial_states(vm, source, seed, ensemble->num_states()) : shared;
-    if (model.initial_variables)
-      ensemble->import_state(m, model.initial_variables(plan.points[m / plan.replicas], initial, seed));
-    else ensemble->set_states(m, initial);
+  if (restart) {  // every member's state from the checkpoint, interleaved vertex by vertex
+    const std::vector<std::uint32_t> widths = ensemble->variable_widths();
+    check_checkpoint_fits(*restart, vm["restart"].as<std::string>(), widths, ensemble->num_states(), model.name);
+    for (std::uint32_t m = 0; m < members; ++m)
+      ensemble->import_state(m, member_checkpoint_variables(restart->variables, m, members, widths));
+    ensemble->resume_at(restart->step);
+  } else {
+    // A start that draws nothing (a pattern, a state file, listed cells) is the same for all.
+    const bool drawn = vm.count("fill") || !vm["fill-count"].defaulted();
+    std::vector<std::uint32_t> shared;
+    if (!drawn) shared = initial_states(vm, source, options.seed, ensemble->num_states());
+    for (std::uint32_t m = 0; m < members; ++m) {
+      const std::uint64_t seed = ensemble->seed(m);
+      const std::vector<std::uint32_t> initial =
+          drawn ? initial_states(vm, source, seed, ensemble->num_states()) : shared;
+      if (model.initial_variables)
+        ensemble->import_state(m, model.initial_variables(plan.points[m / plan.replicas], initial, seed));
+      else ensemble->set_states(m, initial);
+    }
   }
 
   EnsembleMember shown(*ensemble, plan.member);
   RunDriver driver(*ensemble, ranks);
+  if (!outputs.checkpoint.empty()) {
+    Checkpoint recorded;
+    recorded.seed = options.seed;
+    recorded.model = model.name;
+    recorded.parameters = identity;
+    recorded.source = source.description;
+    recorded.run_options = recorded_run_options(vm);
+    recorded.vertices = source.graph.num_vertices() * members;  // within 2^32: the ensemble checked it
+    driver.add(std::make_unique<CheckpointWriter>(
+        outputs.checkpoint, [&] { return ensemble_checkpoint_variables(*ensemble); }, recorded,
+        get_unsigned<std::uint64_t>(vm, "checkpoint-every"), ranks));
+  }
   if (!outputs.stats.empty() || !plan.summary.empty())
     driver.add(std::make_unique<EnsembleStatsWriter>(outputs.stats, plan.summary, *ensemble, plan.columns,
                                                      get_unsigned<std::uint64_t>(vm, "stats-every"), model.state_names,
                                                      ranks));
   Outputs per_member = outputs;
   per_member.stats.clear();
+  per_member.checkpoint.clear();
   RunSetup shown_run = run;  // the shown member's parameters (an RLE header names its rule)
   shown_run.params = plan.points[plan.member / plan.replicas];
   add_writers(driver, vm, per_member, source, shown_run, shown);
@@ -488,12 +528,15 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
     return 128 + result.stop_signal;
   }
   if (!ranks.writes_files()) return 0;
-  const double updates = double(source.graph.num_vertices()) * ensemble->members() * double(result.step);
-  std::cout << "ran " << result.step << " steps of " << model.name << " on " << source.description << " ("
-            << source.graph.num_vertices() << " cells) for " << ensemble->members() << " members ("
-            << ensemble->points() << (ensemble->points() == 1 ? " point" : " sweep points") << " x "
-            << ensemble->replicas() << (ensemble->replicas() == 1 ? " replica) on " : " replicas) on ")
-            << ensemble->backend_name() << " in " << result.seconds << " s";
+  const double ran = double(result.step - result.first_step);
+  const double updates = double(source.graph.num_vertices()) * ensemble->members() * ran;
+  std::cout << "ran " << result.step - result.first_step << " steps"
+            << (result.first_step ? " (from step " + std::to_string(result.first_step) + ")" : "") << " of "
+            << model.name << " on " << source.description << " (" << source.graph.num_vertices() << " cells) for "
+            << ensemble->members() << " members (" << ensemble->points()
+            << (ensemble->points() == 1 ? " point" : " sweep points") << " x " << ensemble->replicas()
+            << (ensemble->replicas() == 1 ? " replica) on " : " replicas) on ") << ensemble->backend_name() << " in "
+            << result.seconds << " s";
   if (result.seconds > 0) std::cout << ": " << updates / result.seconds << " replica-cell updates/s";
   std::cout << "\n";
   for (const WrittenOutput& w : result.outputs) std::cout << "  wrote " << w.path << "\n";
@@ -511,7 +554,7 @@ int run_source(const po::variables_map& vm, const std::optional<Checkpoint>& res
   agree_on_source(source);
   check_outputs(vm, outputs, source);
   RunSetup run = run_setup(vm, source);
-  if (asks_for_ensemble(vm)) return run_ensemble(vm, outputs, steps, source, run);
+  if (asks_for_ensemble(vm)) return run_ensemble(vm, outputs, steps, source, run, restart);
   if (restart) check_restart_point(vm, *restart, source, run.model->name, run.identity_params, run.options, steps);
   if (restart && restart->step == steps && mpi::rank() == 0)
     std::cerr << "cellgraph run: the checkpoint is at step " << steps << " already: no steps to run, only outputs\n";

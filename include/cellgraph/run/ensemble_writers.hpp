@@ -46,6 +46,16 @@ class EnsembleStatsWriter : public RunWriter {
   std::uint64_t last_row_ = ~std::uint64_t(0);
 };
 
+// Every member's variables as one checkpoint holds them (checkpoint.hpp): its `vertices` count the
+// graph's vertices x the members, and variable i holds vertex by vertex (user order) each
+// member's value, member after member. Collective in a partitioned ensemble; empty on the ranks
+// that do not write files.
+std::vector<std::vector<std::uint8_t>> ensemble_checkpoint_variables(const Ensemble& ensemble);
+// Member m's variables (what Ensemble::import_state takes) out of such a checkpoint's.
+std::vector<std::vector<std::uint8_t>> member_checkpoint_variables(const std::vector<std::vector<std::uint8_t>>& all,
+                                                                   std::uint32_t member, std::uint32_t members,
+                                                                   const std::vector<std::uint32_t>& widths);
+
 // The mean, standard deviation (n - 1), standard error and the 95% interval of the mean by
 // Student's t with n - 1 degrees of freedom; NaN where n is too small.
 struct SampleSummary {

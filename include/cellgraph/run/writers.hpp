@@ -4,6 +4,7 @@
 // calls them alike; only the rank that writes files (RunRanks::writes_files) opens any.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ class CheckpointWriter final : public RunWriter {
  public:
   CheckpointWriter(std::string path, const Simulation& sim, Checkpoint identity, std::uint64_t every = 0,
                    const RunRanks& ranks = single_process());
+  // The same for any state given as a checkpoint's variables (an ensemble's:
+  // ensemble_checkpoint_variables, ensemble_writers.hpp); `variables` is collective.
+  using Variables = std::function<std::vector<std::vector<std::uint8_t>>()>;
+  CheckpointWriter(std::string path, Variables variables, Checkpoint identity, std::uint64_t every = 0,
+                   const RunRanks& ranks = single_process());
   Trigger trigger() const override { return {every_, false, true}; }
   void write(std::uint64_t step, StepCache& cache) override;
   void finish_stopped(std::uint64_t step, StepCache& cache, StoppedOutputs& outputs) override;
@@ -55,7 +61,7 @@ class CheckpointWriter final : public RunWriter {
 
  private:
   std::string path_;
-  const Simulation& sim_;
+  Variables variables_;
   Checkpoint identity_;
   std::uint64_t every_;
   const RunRanks& ranks_;

@@ -160,6 +160,7 @@ class CpuEnsemble final : public Ensemble {
   }
 
   std::vector<std::uint32_t> variable_widths() const override { return widths_of<Vars>(); }
+  void resume_at(std::uint64_t step) override { step_ = step; }
 
   std::vector<std::vector<std::uint8_t>> export_state(std::uint32_t member) const override {
     std::vector<std::vector<std::uint8_t>> variables;
