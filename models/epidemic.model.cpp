@@ -22,6 +22,8 @@ struct Epidemic {
 
   CG_HD Acc init() const { return 0; }
   CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == kInfected; }
+  // With no infected cell, nothing is drawn and every other cell keeps its state and age 0.
+  CG_HD bool active(const CellRead<Vars>& cell) const { return get<0>(cell) == kInfected || get<1>(cell) != 0; }
   CG_HD void gather(Acc& infected, bool neighbor_infected, std::uint32_t) const { infected += neighbor_infected; }
   CG_HD void combine(Acc& infected, const Acc& more) const { infected += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& infected, CellWrite<Vars>& out,

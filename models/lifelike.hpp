@@ -25,6 +25,8 @@ struct LifeLike {
 
   CG_HD Acc init() const { return 0; }
   CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == 1; }  // live
+  // Dead cells stay dead among dead neighbors, unless the rule has B0.
+  CG_HD bool active(const CellRead<Vars>& cell) const { return get<0>(cell) != 0 || (birth & 1u); }
   CG_HD void gather(Acc& live, bool neighbor_live, std::uint32_t) const { live += neighbor_live; }
   CG_HD void combine(Acc& live, const Acc& more) const { live += more; }
   CG_HD void apply(const CellRead<Vars>& self, const Acc& live, CellWrite<Vars>& out,

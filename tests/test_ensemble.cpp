@@ -20,9 +20,9 @@ namespace {
 // The start of member (point, replica), as a plain run with its seed starts: a random fill keyed
 // by that seed (models with further variables derive them from it).
 void start(const models::ModelInfo& model, const models::Params& params, std::uint32_t cells, std::uint64_t seed,
-           const std::function<void(const std::vector<std::vector<std::uint8_t>>&)>& import_variables,
+           double density, const std::function<void(const std::vector<std::vector<std::uint8_t>>&)>& import_variables,
            const std::function<void(const std::vector<std::uint32_t>&)>& set_states) {
-  const auto fill = random_fill(cells, 0.3, seed);
+  const auto fill = random_fill(cells, density, seed);
   if (model.initial_variables) import_variables(model.initial_variables(params, fill, seed));
   else set_states(fill);
 }
@@ -30,7 +30,8 @@ void start(const models::ModelInfo& model, const models::Params& params, std::ui
 // An ensemble of the sweep `points` x `replicas` against each member's plain run, after 1, 2 and
 // 9 steps: every variable of every cell, the census and the observables.
 void check_members(const std::string& name, const std::vector<models::Params>& points, const Graph& g,
-                   const std::string& update, CompileOptions c = {}, std::uint32_t replicas = 3) {
+                   const std::string& update, CompileOptions c = {}, std::uint32_t replicas = 3,
+                   std::initializer_list<std::uint64_t> chunks = {1, 1, 7}, double fill = 0.3) {
   const models::ModelInfo& model = models::find_model(name);
   auto layout = std::make_shared<const Layout>(compile(g, c));
   const SimulationOptions options = with_update(update, 77);
@@ -45,7 +46,7 @@ void check_members(const std::string& name, const std::vector<models::Params>& p
     plain.push_back(model.make(points[point], layout, own));
     Simulation& sim = *plain.back();
     start(
-        model, points[point], g.num_vertices(), own.seed,
+        model, points[point], g.num_vertices(), own.seed, fill,
         [&](const auto& variables) {
           ensemble->import_state(m, variables);
           sim.import_state(variables, 0);
@@ -55,7 +56,7 @@ void check_members(const std::string& name, const std::vector<models::Params>& p
           sim.set_states(states);
         });
   }
-  for (std::uint64_t steps : {1, 1, 7}) {
+  for (std::uint64_t steps : chunks) {
     ensemble->advance(steps);
     for (auto& sim : plain) sim->advance(steps);
     for (std::uint32_t m = 0; m < ensemble->members(); ++m) {
@@ -93,6 +94,24 @@ TEST_CASE("every member of an ensemble equals the plain run of its point with it
     check_members("lifelike", {{{"rule", "B3/S23"}}, {{"rule", "B36/S23"}, {"p", "0.8"}}}, hubs, update, small_hubs());
     check_members("greenberghastings", {{{"threshold", "1"}, {"refractory", "3"}, {"p", "0.01"}}}, grid, update);
     check_members("rulenumber", {{{"kind", "totalistic"}, {"rule", "0x1e6"}}}, hubs, update, small_hubs());
+  }
+}
+
+TEST_CASE("members that finish stop being stepped and stay their plain runs") {
+  const Graph torus = build_grid_graph(square_grid(20, 16));
+  const Graph infecting = build_grid_graph(square_grid(20, 16, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
+  const std::initializer_list<std::uint64_t> chunks = {3, 13, 24, 1, 19};
+  for (const char* update : {"sync", "alpha:0.7", "colored"}) {
+    // Outbreaks that die out within a few steps: most members finish, some late.
+    check_members("sir", {{{"beta", "0.05"}, {"tau", "2"}}, {{"beta", "0.3"}, {"tau", "3"}}}, torus, update, {}, 6,
+                  chunks, 0.02);
+    check_members("sis", {{{"beta", "0.05"}, {"gamma", "0.5"}}}, torus, update, {}, 6, chunks, 0.02);
+    // An infected boundary keeps reinfecting: never finished, though no cell is infected at times.
+    check_members("sir", {{{"beta", "0.05"}, {"tau", "1"}}}, infecting, update, {}, 4, chunks, 0.0);
+    // Life dies out on small soups; B0 births from nothing, so an empty B0 member never finishes.
+    check_members("lifelike", {{{"rule", "B3/S23"}}, {{"rule", "B03/S2"}}}, torus, update, {}, 4, chunks, 0.05);
+    check_members("greenberghastings", {{{"refractory", "2"}}, {{"refractory", "2"}, {"p", "0.001"}}}, torus, update,
+                  {}, 4, chunks, 0.01);
   }
 }
 

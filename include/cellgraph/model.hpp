@@ -162,6 +162,16 @@ CG_HD inline typename Model::Acc initial_fold(const Model& model, const CellRead
   }
 }
 
+// Optional: CG_HD bool active(const CellRead<Vars>& self) const, false only for a cell that a
+// step leaves exactly as it is (every variable) while no cell of the graph is active. A
+// realization with no active cell is then finished: nothing in it changes again, and an
+// ensemble stops updating it (SIR with no infected cell).
+template <class Model, class = void>
+struct HasActive : std::false_type {};
+template <class Model>
+struct HasActive<Model, std::void_t<decltype(std::declval<const Model&>().active(
+                            std::declval<const CellRead<typename Model::Vars>&>()))>> : std::true_type {};
+
 // Whether the model gathers over a one-bit signal (above).
 template <class Model, class = void>
 struct HasSignal : std::false_type {};

@@ -4,7 +4,8 @@
 // memory once and from L1 after that; colored steps go member by member, each in its own
 // seed's color classes. A part of a partitioned ensemble trades every member's halo cells in
 // one message a variable (a cell's members are contiguous), or in colored steps member m's
-// after each of its classes.
+// after each of its classes. In one process, members whose realization is finished (no active
+// cell: model.hpp's HasActive) are found every few steps and skipped from then on.
 #pragma once
 #include <omp.h>
 
@@ -58,6 +59,7 @@ class CpuEnsemble final : public Ensemble {
     current_ = HostState<Vars>(length);
     next_ = HostState<Vars>(length);
     for (std::uint32_t m = 0; m < members(); ++m) {
+      live_.push_back(m);
       seeds_.push_back(member_seed(options.seed, m / replicas_, m % replicas_));
       for (HostState<Vars>* buffer : {&current_, &next_})
         buffer->template array<0>()[std::size_t(layout_->boundary_cell()) * members() + m] =
@@ -89,24 +91,28 @@ class CpuEnsemble final : public Ensemble {
     if (options_.update.mode == UpdateMode::colored && M >= std::uint32_t(threads_) && !options_.halo) {
       // Colored steps update in place, member by member: each thread takes a block of members
       // through all the steps (neighbors in memory, so few cache lines are written by two).
+      retire_finished();
+      const std::int64_t live = std::int64_t(live_.size());
 #pragma omp parallel for schedule(static) num_threads(threads_)
-      for (std::int64_t m = 0; m < std::int64_t(M); ++m)
+      for (std::int64_t k = 0; k < live; ++k)
         for (std::uint64_t i = 0; i < steps; ++i)
-          colored_step(std::uint32_t(m), static_cast<std::uint32_t>(step_ + i), 1);
+          colored_step(live_[std::size_t(k)], static_cast<std::uint32_t>(step_ + i), 1);
       step_ += steps;
       return;
     }
     for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
       const auto step = static_cast<std::uint32_t>(step_);
+      if (step_ % kRetireEvery == 0) retire_finished();
       if (options_.update.mode == UpdateMode::colored) {
-        for (std::uint32_t m = 0; m < M; ++m) colored_step(m, step, threads_);  // the classes in parallel
+        for (std::uint32_t m : live_) colored_step(m, step, threads_);  // the classes in parallel
         continue;
       }
       const std::int64_t n = layout_->num_vertices;
-      const int chunk = int(std::max<std::uint32_t>(1, 512 / M));  // about 512 member updates a chunk
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads_) if (n * M >= cpu::kParallelMinimum)
+      const std::uint32_t L = std::uint32_t(live_.size());
+      const int chunk = int(std::max<std::uint32_t>(1, 512 / std::max(1u, L)));  // about 512 member updates
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(threads_) if (n * L >= cpu::kParallelMinimum)
       for (std::int64_t v = 0; v < n; ++v)
-        for (std::uint32_t m = 0; m < M; ++m)
+        for (std::uint32_t m : live_)
           cpu::update_vertex(*layout_, model_of(m), member_ref(current_, m), member_ref(next_, m), std::uint32_t(v),
                              cpu::StepContext{seeds_[m], step, alpha}, M);
       current_.swap(next_);
@@ -132,6 +138,7 @@ class CpuEnsemble final : public Ensemble {
     from_user_states(*layout_, user_order, num_states(), local.data());
     set_plane<0>(member, local);
     halo_stale_ = true;
+    revive(member);
   }
 
   std::vector<std::string> observable_names() const override { return observable_names_of(models_[0]); }
@@ -180,6 +187,7 @@ class CpuEnsemble final : public Ensemble {
       set_plane<I>(member, local);
     });
     halo_stale_ = true;
+    revive(member);
   }
 
  private:
@@ -204,6 +212,56 @@ class CpuEnsemble final : public Ensemble {
           members());
     for (std::uint32_t i = 0; i < classes.begin[classes.count()]; ++i)  // class after class, in place
       cpu::update_vertex(*layout_, model_of(m), state, state, classes.vertices[i], context, members());
+  }
+
+  // Members found finished stop being updated: every model draws its random numbers by cell and
+  // step, so skipping the steps that change nothing changes nothing else. Both buffers then
+  // hold the member's last state. Parts of a partitioned ensemble keep every member (finished
+  // would need every part's word).
+  static constexpr std::uint64_t kRetireEvery = 8;  // steps between searches: a census's cost
+
+  void retire_finished() {
+    if constexpr (HasActive<Model>::value) {
+      if (options_.halo || live_.empty()) return;
+      const std::size_t M = members(), L = live_.size();
+      std::vector<StateRef<Vars>> refs(L);
+      for (std::size_t k = 0; k < L; ++k) refs[k] = member_ref(current_, live_[k]);
+      std::vector<std::uint8_t> active(L, 0);
+      const std::int64_t n = layout_->num_vertices;
+#pragma omp parallel num_threads(threads_) if (n * std::int64_t(L) >= cpu::kParallelMinimum)
+      {
+        std::vector<std::uint8_t> seen(L, 0);
+#pragma omp for schedule(static)
+        for (std::int64_t v = 0; v < n; ++v)
+          for (std::size_t k = 0; k < L; ++k)
+            seen[k] |= model_of(live_[k]).active(CellRead<Vars>{refs[k], std::uint32_t(v * M)});
+#pragma omp critical
+        for (std::size_t k = 0; k < L; ++k) active[k] |= seen[k];
+      }
+      // The boundary cell is read like any other (a fixed boundary of infected cells infects).
+      const std::uint32_t boundary = layout_->boundary_cell() * std::uint32_t(M);
+      for (std::size_t k = 0; k < L; ++k) active[k] |= model_of(live_[k]).active(CellRead<Vars>{refs[k], boundary});
+      std::vector<std::uint32_t> still;
+      for (std::size_t k = 0; k < L; ++k) {
+        if (active[k]) {
+          still.push_back(live_[k]);
+          continue;
+        }
+        for_each_variable<Vars>([&](auto i) {  // the next buffer holds the last state too
+          constexpr int I = decltype(i)::value;
+          const auto* from = current_.template array<I>().data();
+          auto* to = next_.template array<I>().data();
+          for (std::size_t c = 0; c < layout_->state_length(); ++c) to[c * M + live_[k]] = from[c * M + live_[k]];
+        });
+      }
+      live_ = std::move(still);
+    }
+  }
+
+  // A member given a new state runs again.
+  void revive(std::uint32_t member) {
+    const auto at = std::lower_bound(live_.begin(), live_.end(), member);
+    if (at == live_.end() || *at != member) live_.insert(at, member);
   }
 
   // Packs every member's copy of the cells peers read and starts the exchange of each variable
@@ -290,6 +348,7 @@ class CpuEnsemble final : public Ensemble {
   std::vector<std::uint64_t> seeds_;
   HostState<Vars> current_, next_;
   std::vector<ColorClasses> classes_;  // colored updates: each member's
+  std::vector<std::uint32_t> live_;    // the members steps update, ascending
   std::uint64_t step_ = 0;
   // A partitioned ensemble's packed cells and, in colored steps, one member's arriving halo.
   mutable std::vector<std::uint8_t> send_[Vars::count], halo_in_[Vars::count];
