@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "cellgraph/run/ensemble_writers.hpp"
+#include "cellgraph/simulation.hpp"
 #include "cli_run.hpp"
+#include "data_path.hpp"
 #include "scratch.hpp"
 
 namespace {
@@ -146,7 +148,7 @@ TEST_CASE("cli: an ensemble's checkpoint holds every member and restarts as if n
 TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
   ScratchDir dir;
   const std::string out = " --stats " + dir / "s.csv";
-  const std::pair<std::string, std::string> cases[] = {
+  std::vector<std::pair<std::string, std::string>> cases = {
       {"--replicas 0", "--replicas must be at least 1"},
       {"--sweep speed=1,2", "speed"},
       {"--sweep beta=0.5,1.5", "beta"},
@@ -160,8 +162,9 @@ TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
       {"--sweep tau=1,2", "both set tau"},
       {"--replicas 2 --member 2", "--member 2: the ensemble has 2 members"},
       {"--replicas 2 --summary-json " + dir / "s.json", "--summary-json is not available for ensembles"},
-      {"--replicas 2 --backend cuda", "CUDA"},  // this build's, or the device's, or the ensemble's
   };
+  if (!cellgraph::cuda_device_available())
+    cases.push_back({"--replicas 2 --backend cuda", "CUDA"});  // this build's or device's
   const Result movable = run_cli("run --model vicsek --replicas 4 --steps 1");
   CHECK(movable.status == 1);
   CHECK(movable.out.find("model vicsek moves its cells") != std::string::npos);
@@ -174,4 +177,21 @@ TEST_CASE("cli: bad ensembles are refused before any work, and write nothing") {
     CHECK(r.out.find(message) != std::string::npos);
     CHECK(dir.empty());
   }
+}
+
+TEST_CASE("cli: bench --suite ensemble times ensembles against a plain run, member 0 equal to it") {
+  const auto r =
+      cellgraph::test::run_command("CELLGRAPH_DATA_DIR=" + data_path(".") + " " + cellgraph::test::cli_path() +
+                                   " bench --suite ensemble --backend cpu --repeats 1");
+  REQUIRE_MESSAGE(r.status == 0, r.out);
+  for (const char* row : {"| life, rgg 2^18 | sync | 16 |", "| life, grid 1024^2 Moore | sync | 16 |",
+                          "| sir, 4elt (METIS) | sync | 64 |", "| ising 64^2, 8 T x 16 | colored | 128 |"}) {
+    INFO(row);
+    CHECK(r.out.find(row) != std::string::npos);
+  }
+  std::size_t equal = 0;
+  for (std::size_t at = r.out.find("equals its plain run"); at != std::string::npos;
+       at = r.out.find("equals its plain run", at + 1))
+    ++equal;
+  CHECK(equal == 4);
 }

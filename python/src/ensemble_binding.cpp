@@ -50,8 +50,7 @@ class PyEnsemble {
              std::uint32_t replicas, std::uint64_t seed, const std::string& backend, const py::object& update,
              int threads, const std::string& order, const std::string& index_encoding)
       : graph_object_(std::move(graph)), graph_(graph_object_.cast<GraphHandle>()) {
-    const std::string where = backend == "auto" ? "cpu" : backend;  // where ensembles run
-    setup_ = model_setup(graph_, model, params, seed, where, update, threads, order, index_encoding);
+    setup_ = model_setup(graph_, model, params, seed, backend, update, threads, order, index_encoding);
     if (!setup_.model->make_ensemble) throw Error("model " + setup_.model->name + " does not run as an ensemble");
     if (replicas == 0) throw Error("replicas must be at least 1");
     std::vector<models::Params> points{setup_.params};
@@ -200,7 +199,7 @@ Ensemble(graph, model=None, params=None, sweep=None, replicas=1, seed=1, backend
 sweep maps parameter names to lists of values (the product of them, the last varying
 fastest), each point run by `replicas` members. Member m = point x replicas + replica draws
 from its own seed, seed(m): it is the plain Simulation with that seed and the point's
-parameters, bit for bit. Ensembles run on the CPU backend.)")
+parameters, bit for bit, on either backend.)")
       .def(py::init<py::object, const py::object&, const models::Params&, const Sweep&, std::uint32_t, std::uint64_t,
                     const std::string&, const py::object&, int, const std::string&, const std::string&>(),
            py::arg("graph"), py::arg("model") = py::none(), py::arg("params") = models::Params{},

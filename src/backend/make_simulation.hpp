@@ -12,6 +12,7 @@
 #include "src/backend/cpu/cpu_ensemble.hpp"
 #include "src/backend/cpu/cpu_simulation.hpp"
 #if CELLGRAPH_HAVE_CUDA && defined(__CUDACC__)
+#include "src/backend/cuda/cuda_ensemble.cuh"
 #include "src/backend/cuda/cuda_simulation.cuh"
 #endif
 
@@ -22,6 +23,9 @@ namespace cuda {
 template <class Model>
 std::unique_ptr<Simulation> make_cuda_simulation(const Model& model, std::shared_ptr<const Layout> layout,
                                                  const SimulationOptions& options);
+template <class Model>
+std::unique_ptr<Ensemble> make_cuda_ensemble(std::vector<Model> models, std::uint32_t replicas,
+                                             std::shared_ptr<const Layout> layout, const SimulationOptions& options);
 }  // namespace cuda
 #endif
 
@@ -45,9 +49,17 @@ std::unique_ptr<Simulation> make_simulation_for(const Model& model, std::shared_
 template <class Model>
 std::unique_ptr<Ensemble> make_ensemble_for(std::vector<Model> models, std::uint32_t replicas,
                                             std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
-  if (options.backend != BackendKind::cpu)
-    throw Error("ensembles (--replicas, --sweep) run on the CPU backend; the CUDA backend runs one realization");
-  return std::make_unique<CpuEnsemble<Model>>(std::move(models), replicas, std::move(layout), options);
+  switch (options.backend) {
+    case BackendKind::cpu:
+      return std::make_unique<CpuEnsemble<Model>>(std::move(models), replicas, std::move(layout), options);
+    case BackendKind::cuda:
+      require_cuda_device();
+#if CELLGRAPH_HAVE_CUDA
+      return cuda::make_cuda_ensemble(std::move(models), replicas, std::move(layout), options);
+#endif
+      break;
+  }
+  throw Error("unknown backend");
 }
 
 }  // namespace cellgraph

@@ -464,12 +464,13 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
   const models::ModelInfo& model = *run.model;
   if (!model.make_ensemble) throw Error("model " + model.name + " does not run as an ensemble");
   SimulationOptions options = run.options;
-  if (vm["backend"].as<std::string>() == "auto") options.backend = BackendKind::cpu;  // where ensembles run
+  const bool partitioned = mpi::size() > 1 || vm.count("partition");
+  if (partitioned && vm["backend"].as<std::string>() == "auto") options.backend = BackendKind::cpu;  // where they run
   const std::string identity = run.identity_params + ensemble_identity(plan);
   const std::uint32_t members = std::uint32_t(plan.points.size()) * plan.replicas;
   if (restart) check_restart_point(vm, *restart, source, model.name, identity, options, steps, members);
   std::unique_ptr<Ensemble> ensemble =
-      mpi::size() > 1 || vm.count("partition")
+      partitioned
           ? make_partitioned_ensemble(vm, source, model, plan.points, plan.replicas, options)
           : model.make_ensemble(plan.points, plan.replicas,
                                 std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);

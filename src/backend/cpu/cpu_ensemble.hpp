@@ -20,6 +20,7 @@
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/state.hpp"
 #include "src/backend/cpu/sweep.hpp"
+#include "src/backend/ensemble_state.hpp"
 #include "src/backend/observables.hpp"
 #include "src/backend/user_order.hpp"
 
@@ -36,21 +37,9 @@ class CpuEnsemble final : public Ensemble {
               const SimulationOptions& options)
       : models_(std::move(models)), replicas_(replicas), layout_(std::move(layout)), options_(options),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
-    if (models_.empty() || replicas_ == 0) throw Error("an ensemble needs at least one point and one replica");
-    if (std::uint64_t(models_.size()) * replicas_ > 0xFFFFFFFFull)
-      throw Error("an ensemble of " + std::to_string(models_.size()) + " points x " + std::to_string(replicas_) +
-                  " replicas has more than 2^32 members");
-    // Censuses, pictures and state files take one number of states for every member.
-    for (std::size_t p = 1; p < models_.size(); ++p)
-      if (models_[p].num_states() != models_[0].num_states())
-        throw Error("the sweep's points have different numbers of states (" + std::to_string(models_[0].num_states()) +
-                    " at the first, " + std::to_string(models_[p].num_states()) + " at point " + std::to_string(p) +
-                    "): sweep parameters that keep the states");
+    check_ensemble_shape(models_, replicas_, layout_->state_length());
     if (layout_->peers.empty()) options_.halo = nullptr;  // a part that trades nothing runs as a whole graph
     const std::uint64_t length = std::uint64_t(layout_->state_length()) * members();
-    if (length > 0xFFFFFFFFull)
-      throw Error("an ensemble of " + std::to_string(members()) + " members on " +
-                  std::to_string(layout_->state_length()) + " cells has more than 2^32 cell copies");
     check_boundary_state(options.boundary_value, models_[0].num_states());
     std::uint64_t cell_bytes = 2 * sizeof(std::uint32_t) * (options.update.mode == UpdateMode::colored);  // classes
     for (std::uint32_t width : widths_of<Vars>()) cell_bytes += 2 * width;  // two state buffers
@@ -326,18 +315,13 @@ class CpuEnsemble final : public Ensemble {
     return r;
   }
 
-  // Member m's copy of variable I of every cell, in layout order, and back.
   template <int I>
   std::vector<typename Vars::template type<I>> plane(std::uint32_t m) const {
-    const auto* all = current_.template array<I>().data() + checked(m);
-    std::vector<typename Vars::template type<I>> local(layout_->state_length());
-    for (std::size_t c = 0; c < local.size(); ++c) local[c] = all[c * members()];
-    return local;
+    return member_plane<I>(current_, members(), checked(m));
   }
   template <int I>
   void set_plane(std::uint32_t m, const std::vector<typename Vars::template type<I>>& local) {
-    auto* all = current_.template array<I>().data() + checked(m);
-    for (std::size_t c = 0; c < local.size(); ++c) all[c * members()] = local[c];
+    set_member_plane<I>(current_, members(), checked(m), local);
   }
 
   std::vector<Model> models_;

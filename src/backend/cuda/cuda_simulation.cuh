@@ -17,6 +17,7 @@
 #include "cellgraph/sweep_plan.hpp"
 #include "src/backend/cuda/coloring.cuh"
 #include "src/backend/cuda/device_layout.cuh"
+#include "src/backend/cuda/device_state.cuh"
 #include "src/backend/cuda/halo_exchange.cuh"
 #include "src/backend/cuda/model_table.cuh"
 #include "src/backend/cuda/neighbor_source.cuh"
@@ -28,25 +29,6 @@
 #include "src/backend/user_order.hpp"
 
 namespace cellgraph::cuda {
-
-template <class Vars, class Seq = std::make_integer_sequence<int, Vars::count>>
-class DeviceState;
-
-template <class Vars, int... I>
-class DeviceState<Vars, std::integer_sequence<int, I...>> {
- public:
-  explicit DeviceState(std::size_t length) : arrays_(DeviceArray<typename Vars::template type<I>>(length)...) {
-    (CG_CUDA(cudaMemset(std::get<I>(arrays_).data(), 0, length * sizeof(typename Vars::template type<I>))), ...);
-  }
-  StateRef<Vars> ref() const { return StateRef<Vars>{{static_cast<void*>(std::get<I>(arrays_).data())...}}; }
-  template <int J>
-  auto& array() {
-    return std::get<J>(arrays_);
-  }
-
- private:
-  std::tuple<DeviceArray<typename Vars::template type<I>>...> arrays_;
-};
 
 template <class Model>
 class CudaSimulation final : public Simulation {

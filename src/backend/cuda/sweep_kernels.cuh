@@ -125,12 +125,11 @@ __device__ __forceinline__ void begin_walk(const LayoutView& L, std::uint32_t v,
   load_index_batch(L, w, 0);
 }
 
-template <class Model, class Neighbors, class Finish>
-__device__ __forceinline__ void finish_walk(const Model& model, const LayoutView& L,
-                                            StateRef<typename Model::Vars> current, const Neighbors& neighbors,
-                                            const Finish& finish, OrdinaryWalk& w) {
-  using Vars = typename Model::Vars;
-  typename Model::Acc acc = initial_fold(model, CellRead<Vars>{current, w.v});
+// Folds a walk's remaining neighbors into `acc`; returns how many it gathered.
+// (An ensemble's walk folds several members' Acc at once: `acc` is whatever `neighbors` folds.)
+template <class Model, class Neighbors, class Acc>
+__device__ __forceinline__ std::uint32_t fold_walk(const Model& model, const LayoutView& L, const Neighbors& neighbors,
+                                                   OrdinaryWalk& w, Acc& acc) {
   std::uint32_t degree = 0;
   for (std::uint32_t k0 = 0;;) {
     if ((w.column & 2) && k0 + kIndexBatch <= w.width) {  // a whole batch of a stencil: no padding
@@ -149,6 +148,15 @@ __device__ __forceinline__ void finish_walk(const Model& model, const LayoutView
     if (k0 >= w.width) break;
     load_index_batch(L, w, k0);
   }
+  return degree;
+}
+
+template <class Model, class Neighbors, class Finish>
+__device__ __forceinline__ void finish_walk(const Model& model, const LayoutView& L,
+                                            StateRef<typename Model::Vars> current, const Neighbors& neighbors,
+                                            const Finish& finish, OrdinaryWalk& w) {
+  typename Model::Acc acc = initial_fold(model, CellRead<typename Model::Vars>{current, w.v});
+  const std::uint32_t degree = fold_walk(model, L, neighbors, w, acc);
   finish(model, L, current, w.v, acc, degree);
 }
 
@@ -260,36 +268,43 @@ __global__ void __launch_bounds__(kSweepBlockThreads)
   hub_agent(model, L, current, neighbors, cells, finish, blockIdx.x);
 }
 
+// Merges the partial folds of a block of kGiantHubThreads: each warp's by the shuffle tree, then
+// the warps' in warp order. Thread 0 gets the total. Every thread of the block must call it.
+template <class Model>
+__device__ __forceinline__ typename Model::Acc block_combine(const Model& model, typename Model::Acc acc) {
+  using Acc = typename Model::Acc;
+  constexpr int kWarps = kGiantHubThreads / 32;
+  __shared__ alignas(16) unsigned char partial_bytes[kWarps * sizeof(Acc)];
+  Acc* partial = reinterpret_cast<Acc*>(partial_bytes);
+  warp_combine(model, acc);
+  if (threadIdx.x % 32 == 0) memcpy(&partial[threadIdx.x / 32], &acc, sizeof(Acc));
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    memcpy(&acc, &partial[0], sizeof(Acc));
+    for (int w = 1; w < kWarps; ++w) {
+      Acc other;
+      memcpy(&other, &partial[w], sizeof(Acc));
+      model.combine(acc, other);
+    }
+  }
+  return acc;
+}
+
 // One block of kGiantHubThreads per giant hub: giant hub `block`.
 template <class Model, class Neighbors, class Cells, class Finish>
 __device__ __forceinline__ void giant_hub_agent(const Model& model, const LayoutView& L,
                                                 StateRef<typename Model::Vars> current, const Neighbors& neighbors,
                                                 const Cells& cells, const Finish& finish, std::uint32_t block) {
-  using Acc = typename Model::Acc;
-  constexpr int kWarps = kGiantHubThreads / 32;
-  __shared__ alignas(16) unsigned char partial_bytes[kWarps * sizeof(Acc)];
-  Acc* partial = reinterpret_cast<Acc*>(partial_bytes);
   const std::uint32_t v = cells[block];
   if (finish.skips(L, v)) {
     if (threadIdx.x == 0) finish.keep(current, v);
     return;
   }
   const std::uint32_t degree = L.degree[v];
-  Acc acc = fold_strided(model, current, neighbors, L.neighbors + L.hub_row_begin[v], degree, threadIdx.x,
-                         kGiantHubThreads, v);
-  warp_combine(model, acc);
-  if (threadIdx.x % 32 == 0) memcpy(&partial[threadIdx.x / 32], &acc, sizeof(Acc));
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    Acc total;
-    memcpy(&total, &partial[0], sizeof(Acc));
-    for (int w = 1; w < kWarps; ++w) {
-      Acc other;
-      memcpy(&other, &partial[w], sizeof(Acc));
-      model.combine(total, other);
-    }
-    finish(model, L, current, v, total, degree);
-  }
+  const typename Model::Acc total =
+      block_combine(model, fold_strided(model, current, neighbors, L.neighbors + L.hub_row_begin[v], degree,
+                                        threadIdx.x, kGiantHubThreads, v));
+  if (threadIdx.x == 0) finish(model, L, current, v, total, degree);
 }
 
 template <class Model, class Neighbors, class Cells, class Finish>

@@ -84,6 +84,8 @@ int bench_command(const Args& args) {
       "metis (the METIS samples alone: 4elt and copter2), "
       "models (every random model and update mode on a grid and an rgg, against Life), "
       "partition (under mpirun -np N: Life on N parts, METIS and blocks, exchange hidden by the interior), "
+      "ensemble (many members on one layout against one plain run: Life on an rgg and a Moore grid, SIR on "
+      "4elt, an Ising temperature sweep), "
       "or movable (the Vicsek model: steps/s and neighbor-list rebuilds at 10^6 and 10^7 particles, 10^5 and "
       "10^6 on the CPU, the search against all pairs; movable-quick: small sizes)")(
       "repeats", po::value<int>()->default_value(5), "timed repeats per case (the median is reported)")(
@@ -101,6 +103,7 @@ int bench_command(const Args& args) {
   const std::string suite = vm["suite"].as<std::string>();
   if (suite == "models") return bench_models(vm, options, repeats);
   if (suite == "partition") return bench_partition(vm, options, repeats);
+  if (suite == "ensemble") return bench_ensemble(vm, options, repeats);
   if (suite == "movable" || suite == "movable-quick") return bench_movable(vm, options, repeats, suite);
   const models::LifeLike life = models::parse_lifelike_rule("B3/S23");
   std::vector<std::string> notes;

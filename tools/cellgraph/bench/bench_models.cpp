@@ -10,9 +10,6 @@
 #include "cellgraph/error.hpp"
 #include "tools/cellgraph/bench/bench_support.hpp"
 #include "tools/cellgraph/cli.hpp"
-#if CELLGRAPH_HAVE_CUDA
-#include "tools/cellgraph/bench/cusparse_baseline.hpp"
-#endif
 
 namespace cellgraph::cli {
 namespace {
@@ -44,18 +41,9 @@ const std::vector<ModelCase>& model_cases() {
 int bench_models(const po::variables_map& vm, SimulationOptions options, int repeats) {
   const bool gpu = options.backend == BackendKind::cuda;
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-  double ceiling = 0;
-  std::string machine;
-  if (gpu) {
-#if CELLGRAPH_HAVE_CUDA
-    if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
-    ceiling = cuda::device_copy_bandwidth();
-    machine = "cuda on " + cuda::device_name();
-#endif
-  } else {
-    ceiling = host_copy_bandwidth(threads);
-    machine = "cpu, " + std::to_string(threads) + " threads";
-  }
+  const CopyCeiling copy = copy_ceiling(options, threads);
+  const double ceiling = copy.bytes_per_s;
+  const std::string& machine = copy.machine;
   std::cout << "bench suite models, backend " << machine << "; copy bandwidth (read + write) "
             << three_digits(ceiling / 1e9)
             << " GB/s\nratio: cell updates/s against synchronous B3/S23 Life on the same source, same run\n"

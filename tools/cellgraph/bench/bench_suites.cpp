@@ -8,27 +8,12 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/state.hpp"
 #include "tools/cellgraph/bench/bench_support.hpp"
+#if CELLGRAPH_HAVE_CUDA
+#include "tools/cellgraph/bench/cusparse_baseline.hpp"
+#endif
 
 namespace cellgraph::cli {
 namespace {
-
-SourceSpec grid(const std::string& size) {
-  SourceSpec s;
-  s.grid = size;
-  return s;
-}
-
-SourceSpec grid(const std::string& size, const std::string& neighborhood) {
-  SourceSpec s = grid(size);
-  s.neighborhood = neighborhood;
-  return s;
-}
-
-SourceSpec generated(const std::string& spec) {
-  SourceSpec s;
-  s.generator = spec;
-  return s;
-}
 
 template <class Model>
 void csr_step(const Graph& g, const Model& model, StateRef<typename Model::Vars> cur,
@@ -92,6 +77,18 @@ std::vector<BenchCase> bench_suite(const std::string& name, std::vector<std::str
   }
   if (name == "metis") return metis_sample_cases(notes);
   throw Error("unknown suite " + quoted_text(name) + " (quick, standard, gpu, metis)");
+}
+
+CopyCeiling copy_ceiling(const SimulationOptions& options, int threads) {
+  if (options.backend == BackendKind::cuda) {
+#if CELLGRAPH_HAVE_CUDA
+    if (!cuda_device_available()) throw Error("--backend cuda: no CUDA device is available");
+    return {cuda::device_copy_bandwidth(), "cuda on " + cuda::device_name()};
+#else
+    throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");
+#endif
+  }
+  return {host_copy_bandwidth(threads), "cpu, " + std::to_string(threads) + " threads"};
 }
 
 double host_copy_bandwidth(int threads) {

@@ -19,12 +19,36 @@ namespace cellgraph::cli {
 // bench --suite models (bench_models.cpp) and --suite partition (bench_partition.cpp).
 int bench_models(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
 int bench_partition(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
+// bench --suite ensemble (bench_ensemble.cpp).
+int bench_ensemble(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats);
 // bench --suite movable or movable-quick (bench_movable.cpp).
 int bench_movable(const boost::program_options::variables_map& vm, SimulationOptions options, int repeats,
                   const std::string& suite);
 // Its MCA table (bench_mca.cpp): the model's plate at each size, `steps` timed steps each.
 void bench_mca(const std::vector<std::uint32_t>& sizes, std::uint64_t steps, const CompileOptions& compile,
                const SimulationOptions& options);
+
+// Sources by their spec: a grid ("4096x4096", Moore unless named) or a generator ("rgg:N:8").
+inline SourceSpec grid(const std::string& size, const std::string& neighborhood = "moore") {
+  SourceSpec s;
+  s.grid = size;
+  s.neighborhood = neighborhood;
+  return s;
+}
+inline SourceSpec generated(const std::string& spec) {
+  SourceSpec s;
+  s.generator = spec;
+  return s;
+}
+
+// The copy ceiling of the backend `options` names, measured now (read + write bytes/s), and
+// the machine in words ("cuda on NVIDIA H200", "cpu, 2 threads"). Throws Error for CUDA
+// without a device.
+struct CopyCeiling {
+  double bytes_per_s = 0;
+  std::string machine;
+};
+CopyCeiling copy_ceiling(const SimulationOptions& options, int threads);
 
 // data/RELATIVE of the repository; CELLGRAPH_DATA_DIR overrides the folder (a copy of the
 // tree run from elsewhere), as for the tests.
