@@ -260,6 +260,13 @@ class CudaEnsemble final : public Ensemble {
     return to;
   }
 
+  // On stream_, before the kernels that read it (a plain cudaMemcpy from pageable memory may
+  // still be landing when a kernel on a non-blocking stream starts).
+  void upload(const std::vector<std::uint32_t>& from, DeviceArray<std::uint32_t>& to) const {
+    CG_CUDA(
+        cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream_));
+  }
+
   // The mirror holds the current state (pull) and the device holds the mirror's changes (push).
   void pull_mirror() const {
     if (mirror_valid_) return;
@@ -294,7 +301,7 @@ class CudaEnsemble final : public Ensemble {
     const auto at = std::lower_bound(live_.begin(), live_.end(), m);
     if (at == live_.end() || *at != m) {
       live_.insert(at, m);
-      device_live_.upload(live_.data(), live_.size());
+      upload(live_, device_live_);
     }
   }
 
@@ -315,14 +322,14 @@ class CudaEnsemble final : public Ensemble {
       std::vector<std::uint32_t> still, finished;
       for (std::uint32_t k = 0; k < live; ++k) (active[k] ? still : finished).push_back(live_[k]);
       if (finished.empty()) return;
-      listed_.upload(finished.data(), finished.size());
+      upload(finished, listed_);
       const std::uint64_t copies = std::uint64_t(layout_->state_length()) * finished.size();
       copy_members_kernel<<<unsigned((copies + 255) / 256), 256, 0, stream_>>>(
           current().ref(), buffer_[parity_ ^ 1]->ref(), layout_->state_length(), M, listed_.data(),
           std::uint32_t(finished.size()));
       CG_CUDA_LAUNCHED();
       live_ = std::move(still);
-      if (!live_.empty()) device_live_.upload(live_.data(), live_.size());
+      if (!live_.empty()) upload(live_, device_live_);
     }
   }
 
