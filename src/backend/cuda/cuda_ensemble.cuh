@@ -73,6 +73,8 @@ class CudaEnsemble final : public Ensemble {
     device_live_ = DeviceArray<std::uint32_t>(live_.data(), M);
     listed_ = DeviceArray<std::uint32_t>(M);
     flags_ = DeviceArray<std::uint8_t>(M);
+    census_device_ = DeviceArray<unsigned long long>(std::size_t(M) * census_bins());
+    sums_device_ = DeviceArray<unsigned long long>(std::size_t(M) * observable_count_of<Model>());
     const std::vector<Primary> boundary(M, Primary(options.boundary_value));
     const std::size_t at = std::size_t(layout_->boundary_cell()) * M;
     for (auto& b : buffer_) b->template array<0>().upload(boundary.data(), M, at);
@@ -93,7 +95,7 @@ class CudaEnsemble final : public Ensemble {
     if (steps == 0) return;
     push_mirror();
     const LayoutView& L = device_->view();
-    const std::uint32_t M = members(), hubs = L.num_hub_vertices, giants = L.num_giant_hubs;
+    const std::uint32_t M = members();
     for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
       const auto step = static_cast<std::uint32_t>(step_);
       const StateRef<Vars> from = buffer_[parity_]->ref();
@@ -105,12 +107,8 @@ class CudaEnsemble final : public Ensemble {
         continue;
       }
       if (step_ % kRetireEvery == 0) retire_finished();
-      const std::uint32_t live = std::uint32_t(live_.size());
-      const std::uint32_t* ids = device_live_.data();
-      launch_ensemble_sweep(
-          member_models(), L, from, M, LiveMembersOf{{0, giants}, ids, live},
-          LiveMembersOf{{giants, hubs - giants}, ids, live}, LiveMembersOf{{hubs, L.num_vertices - hubs}, ids, live},
-          ApplyMemberStep<Model>{buffer_[parity_ ^ 1]->ref(), device_seeds_.data(), M, step, alpha()}, stream_);
+      sweep_members(from, device_live_.data(), std::uint32_t(live_.size()),
+                    ApplyMemberStep<Model>{buffer_[parity_ ^ 1]->ref(), device_seeds_.data(), M, step, alpha()});
       parity_ ^= 1;  // a finished member is the same in both buffers
     }
     CG_CUDA(cudaStreamSynchronize(stream_));
@@ -130,7 +128,7 @@ class CudaEnsemble final : public Ensemble {
     }
     if (!census_) {
       push_mirror();
-      DeviceArray<unsigned long long> counts(std::size_t(members()) * bins);
+      DeviceArray<unsigned long long>& counts = census_device_;
       CG_CUDA(cudaMemsetAsync(counts.data(), 0, counts.size() * sizeof(unsigned long long), stream_));
       const std::uint32_t chunks = (layout_->num_vertices + kCensusChunk - 1) / kCensusChunk;
       const dim3 grid((members() + kCensusThreads - 1) / kCensusThreads, std::max(1u, std::min(chunks, 65535u)));
@@ -168,16 +166,10 @@ class CudaEnsemble final : public Ensemble {
     if constexpr (K > 0) {
       if (!sums_) {
         push_mirror();
-        const std::uint32_t M = members();
-        DeviceArray<unsigned long long> sums(std::size_t(M) * K);
+        DeviceArray<unsigned long long>& sums = sums_device_;
         CG_CUDA(cudaMemsetAsync(sums.data(), 0, sums.size() * sizeof(unsigned long long), stream_));
-        const LayoutView& L = device_->view();
-        const std::uint32_t hubs = L.num_hub_vertices, giants = L.num_giant_hubs;
-        const std::uint32_t* all = all_members_.data();
-        launch_ensemble_sweep(member_models(), L, current().ref(), M, LiveMembersOf{{0, giants}, all, M},
-                              LiveMembersOf{{giants, hubs - giants}, all, M},
-                              LiveMembersOf{{hubs, L.num_vertices - hubs}, all, M},
-                              AddMemberObservables<Model>{sums.data(), M}, stream_);
+        sweep_members(current().ref(), all_members_.data(), members(),
+                      AddMemberObservables<Model>{sums.data(), members()});
         sums_ = download(sums);
       }
       const auto first = sums_->begin() + std::size_t(member) * K;
@@ -242,6 +234,16 @@ class CudaEnsemble final : public Ensemble {
   MemberModels<Model> member_models() const { return {models_.data(), replicas_}; }
   MemberPairs pairs(PairRange r) const {
     return {pair_vertex_.data() + r.begin, pair_member_.data() + r.begin, r.end - r.begin};
+  }
+
+  // A sweep of every vertex for members ids[0 .. count), by kind, on stream_.
+  template <class Finish>
+  void sweep_members(StateRef<Vars> state, const std::uint32_t* ids, std::uint32_t count, const Finish& finish) const {
+    const LayoutView& L = device_->view();
+    const std::uint32_t hubs = L.num_hub_vertices, giants = L.num_giant_hubs;
+    launch_ensemble_sweep(member_models(), L, state, members(), LiveMembersOf{{0, giants}, ids, count},
+                          LiveMembersOf{{giants, hubs - giants}, ids, count},
+                          LiveMembersOf{{hubs, L.num_vertices - hubs}, ids, count}, finish, stream_);
   }
 
   static void check_device_memory(std::uint64_t bytes, const std::string& what, const std::string& device) {
@@ -389,7 +391,8 @@ class CudaEnsemble final : public Ensemble {
   DeviceArray<std::uint32_t> pair_vertex_, pair_member_;
   mutable HostState<Vars> mirror_;
   mutable bool mirror_valid_ = true, mirror_dirty_ = false;
-  mutable std::optional<std::vector<unsigned long long>> census_;  // every member's, at this step
+  mutable DeviceArray<unsigned long long> census_device_, sums_device_;  // members x bins, members x observables
+  mutable std::optional<std::vector<unsigned long long>> census_;        // every member's, at this step
   mutable std::optional<std::vector<unsigned long long>> sums_;
   Stream stream_;
   std::uint64_t step_ = 0;
