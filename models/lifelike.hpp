@@ -24,6 +24,7 @@ struct LifeLike {
   std::uint32_t num_states() const { return states; }
 
   CG_HD Acc init() const { return 0; }
+  bool outer_totalistic() const { return probability >= 1.0; }
   CG_HD bool signal(const CellRead<Vars>& cell) const { return get<0>(cell) == 1; }  // live
   // Dead cells stay dead among dead neighbors, unless the rule has B0.
   CG_HD bool active(const CellRead<Vars>& cell) const { return get<0>(cell) != 0 || (birth & 1u); }

@@ -41,6 +41,8 @@ struct RuleNumber {
   CG_HD bool entry(std::uint64_t i) const { return i < kRuleNumberBits && (table[i / 64] >> (i % 64) & 1); }
 
   CG_HD Acc init() const { return 0; }
+  // Sums count live neighbors; a configuration's bits are no count.
+  bool outer_totalistic() const { return index != RuleIndex::configuration; }
   CG_HD void gather(Acc& acc, const CellRead<Vars>& neighbor, std::uint32_t slot) const {
     const Acc live = get<0>(neighbor) == 1;
     acc += index == RuleIndex::configuration ? live << slot_bit(slot) : live;

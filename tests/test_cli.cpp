@@ -84,7 +84,7 @@ TEST_CASE("cli: bad input and contradictory options fail cleanly and write nothi
       {"run --grid 8x8 --model nosuch", "unknown model 'nosuch'"},
       {"run --grid 8x8 --steps -3", "the argument ('-3') for option '--steps' is invalid"},
       {"run --grid 8x8 --seed 1e3", "for option '--seed' is invalid"},
-      {"run --grid 8x8 --backend quantum", "--backend must be cpu, cuda or auto"},
+      {"run --grid 8x8 --backend quantum", "--backend must be cpu, reference, cuda or auto"},
       {"run --grid 8x8 --signal-bits maybe", "--signal-bits must be auto, on or off"},
       {"run --grid 8x8 --l2-residency on", "--l2-residency must be auto or off"},
       {"run --grid 8x8 --fused-sweep yes", "--fused-sweep must be auto, on or off"},

@@ -307,7 +307,7 @@ TEST_CASE("input errors: config file values are reported at their line") {
   CHECK(error_of_config("a.ini", grid + "boundary = weird\n", "--backend cpu") ==
         "a.ini:3: unknown boundary 'weird' (periodic, fixed[:state], open, reflective)");
   CHECK(error_of_config("b.ini", grid + "backend = gpu\n") ==
-        "b.ini:3: --backend must be cpu, cuda or auto, not 'gpu'");
+        "b.ini:3: --backend must be cpu, reference, cuda or auto, not 'gpu'");
   CHECK(error_of_config("c.ini", grid + "order = foo\n", "--backend cpu") ==
         "c.ini:3: --order must be input, hilbert or rcm, not 'foo'");
   CHECK(error_of_config("d.ini", "steps = -3\n" + grid) == "d.ini:1: '-3' is not a value steps takes (see --help)");

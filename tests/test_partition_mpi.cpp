@@ -1,6 +1,7 @@
 // Partitioned runs under mpirun, through the CLI: on 1 to 4 ranks the outputs (statistics,
-// states, RLE, checkpoints) are the bytes one process writes; .part files drive runs; bad
-// partitions and failing ranks end the job with a message, not a hang, and leave no output.
+// states, RLE, checkpoints) of the fast CPU backend are the bytes the reference writes in one
+// process; .part files drive runs; bad partitions and failing ranks end the job with a message,
+// not a hang, and leave no output.
 // Movable (Vicsek, MCA) runs split into regions write the same statistics, VTK and pictures too,
 // and ensembles the same long statistics, summaries and member outputs.
 #include <doctest/doctest.h>
@@ -31,7 +32,8 @@ void check_same_outputs(const std::string& args, const std::vector<std::string>&
     for (const std::string& o : outputs) a += " --" + o + " " + dir / (tag + "." + o);
     return a;
   };
-  const CommandResult one = run_cli("run " + with_outputs("one") + " --backend cpu");
+  // The reference on one process; the fast CPU backend on the ranks.
+  const CommandResult one = run_cli("run " + with_outputs("one") + " --backend reference");
   REQUIRE_MESSAGE(one.status == 0, one.out);
   for (int n : ranks) {
     INFO(args, " on ", n, " ranks");

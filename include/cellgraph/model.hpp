@@ -33,6 +33,14 @@
 // cells' bits against 32 cells' bytes, which is what a gather-bound step on a large irregular
 // graph is short of.
 //
+// Optional, for a model of one variable whose Acc is a count (an unsigned integer no larger
+// than the number of neighbors gathered) and whose apply() is then a function of the cell's
+// state and that count alone (an outer totalistic rule: Life):
+//   bool outer_totalistic() const;  // true when apply() draws no random number and reads
+//                                   // nothing of the context
+// The fast CPU backend then tabulates apply() over (state, count) once and looks the new
+// states up for a slice's lanes at a time.
+//
 // A model that needs the cell's own state while it folds (pair forces need the cell's own
 // position) defines init(self) instead of init(): the backends call it through
 // initial_fold(). A hub's partial folds are each initialised from the same self, so combine()
@@ -178,6 +186,14 @@ struct HasSignal : std::false_type {};
 template <class Model>
 struct HasSignal<Model, std::void_t<decltype(std::declval<const Model&>().signal(
                             std::declval<const CellRead<typename Model::Vars>&>()))>> : std::true_type {};
+
+// Whether the model can say its rule is outer totalistic (above).
+template <class Model, class = void>
+struct HasOuterTotalistic : std::false_type {};
+template <class Model>
+struct HasOuterTotalistic<Model, std::void_t<decltype(std::declval<const Model&>().outer_totalistic())>>
+    : std::bool_constant<Model::Vars::count == 1 && std::is_integral_v<typename Model::Acc> &&
+                         std::is_unsigned_v<typename Model::Acc>> {};
 
 // One neighbor's gather, through its signal where the model has one.
 template <class Model>

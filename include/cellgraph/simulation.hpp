@@ -16,7 +16,12 @@ namespace cellgraph {
 
 struct SweepPlan;  // sweep_plan.hpp
 
-enum class BackendKind { cpu, cuda };
+// reference: the plain CPU walk, one vertex at a time: the truth every other backend is tested
+//            against. cpu: the fast CPU walk, a slice's lanes as SIMD lanes (the same results bit
+//            for bit). cuda: the GPU.
+enum class BackendKind { reference, cpu, cuda };
+// Whether the backend runs on the host (the movable models' CPU backend serves both).
+inline bool on_host(BackendKind backend) { return backend != BackendKind::cuda; }
 
 // The most steps a run reaches: random numbers are keyed by a 32-bit step (CellContext), and
 // the CUDA backend counts steps in 32 bits.
@@ -36,7 +41,7 @@ enum class SweepFusion { automatic, always, never };
 enum class HaloPath { automatic, host, device };
 
 struct SimulationOptions {
-  BackendKind backend = BackendKind::cpu;
+  BackendKind backend = BackendKind::reference;
   std::uint64_t seed = 0;
   std::uint32_t boundary_value = 0;  // the boundary cell's state (fixed boundaries)
   int threads = 0;                   // CPU threads; 0: all
@@ -56,6 +61,10 @@ struct SimulationOptions {
   bool l2_residency = true;
   HaloPath halo_path = HaloPath::automatic;
 };
+
+// The vector instructions the fast CPU backend runs on this machine: "AVX-512", "AVX2" or
+// "portable".
+std::string cpu_vector_instructions();
 
 // True when this build has the CUDA backend and a CUDA device is present.
 bool cuda_device_available();

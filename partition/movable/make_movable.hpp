@@ -33,11 +33,12 @@ std::unique_ptr<MovableSimulation> make_movable_simulation_for(const Model& mode
   if (options.update.mode != UpdateMode::synchronous)
     throw Error("movable models update synchronously, not " + update_rule_text(options.update));
   if (movable.parts > 1) {
-    if (options.backend != BackendKind::cpu)
+    if (!on_host(options.backend))
       throw Error("partitioned movable runs (" + std::to_string(movable.parts) + " parts) run on the CPU backend only");
     return std::make_unique<PartitionedMovableSimulation<Model>>(model, particles, movable, options);
   }
   switch (options.backend) {
+    case BackendKind::reference:  // the movable models' CPU backend is their reference
     case BackendKind::cpu:
       return std::make_unique<CpuMovableSimulation<Model>>(model, particles, movable, options);
     case BackendKind::cuda:

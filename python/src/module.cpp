@@ -39,12 +39,15 @@ ModelSetup model_setup(const GraphHandle& graph, const py::object& model, const 
                            : models::names_golly_rule_file(s.params) ? "golly"
                                                                      : "lifelike";
   s.model = &models::find_model(name);
-  switch (keyword_choice("backend", backend, {"auto", "cpu", "cuda"})) {
+  switch (keyword_choice("backend", backend, {"auto", "cpu", "reference", "cuda"})) {
     case 0:
       s.options.backend = cuda_device_available() ? BackendKind::cuda : BackendKind::cpu;
       break;
     case 1:
       s.options.backend = BackendKind::cpu;
+      break;
+    case 2:
+      s.options.backend = BackendKind::reference;
       break;
     default:
       s.options.backend = BackendKind::cuda;

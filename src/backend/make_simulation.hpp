@@ -33,6 +33,7 @@ template <class Model>
 std::unique_ptr<Simulation> make_simulation_for(const Model& model, std::shared_ptr<const Layout> layout,
                                                 const SimulationOptions& options) {
   switch (options.backend) {
+    case BackendKind::reference:
     case BackendKind::cpu:
       return std::make_unique<CpuSimulation<Model>>(model, std::move(layout), options);
     case BackendKind::cuda:
@@ -50,6 +51,7 @@ template <class Model>
 std::unique_ptr<Ensemble> make_ensemble_for(std::vector<Model> models, std::uint32_t replicas,
                                             std::shared_ptr<const Layout> layout, const SimulationOptions& options) {
   switch (options.backend) {
+    case BackendKind::reference:
     case BackendKind::cpu:
       return std::make_unique<CpuEnsemble<Model>>(std::move(models), replicas, std::move(layout), options);
     case BackendKind::cuda:

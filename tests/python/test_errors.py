@@ -46,7 +46,7 @@ def test_python_values_are_checked():
         sim.set_state(np.where(np.arange(36) == 3, 3, 0))
     with pytest.raises(cg.Error, match="no vertex is named"):
         sim.set_state({"nobody": 1})
-    with pytest.raises(cg.Error, match="backend must be auto, cpu or cuda"):
+    with pytest.raises(cg.Error, match="backend must be auto, cpu, reference or cuda"):
         cg.Simulation(graph, backend="tpu")
     with pytest.raises(cg.Error, match="edge 1 names vertex 9"):
         cg.Graph.from_edges([[0, 1], [1, 9]], num_vertices=5)

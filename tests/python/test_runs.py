@@ -160,11 +160,23 @@ def test_an_ensemble_member_is_the_plain_run_with_its_seed():
         assert stats["R"][rows].tolist() == plain_stats["R"].tolist()
 
 
+def test_the_fast_cpu_backend_runs_as_the_reference():
+    graph = cg.Graph.generate("rgg:20000:10", seed=8)
+    runs = []
+    for backend in ("reference", "cpu"):
+        sim = cg.Simulation(graph, model="sir", params={"beta": 0.25, "tau": 4}, seed=3, backend=backend)
+        assert sim.backend == backend
+        sim.set_state(cg.random_cells(graph, count=30, seed=3))
+        runs.append((sim.run(40), sim.state()))
+    assert np.array_equal(runs[0][1], runs[1][1])
+    assert all(np.array_equal(runs[0][0][k], runs[1][0][k]) for k in runs[0][0])
+
+
 @pytest.mark.skipif(not cg.cuda_available(), reason="needs the CUDA backend and a GPU")
 def test_cuda_runs_as_the_cpu(tmp_path):
     graph = cg.Graph.generate("rgg:20000:10", seed=8)
     runs = []
-    for backend in ("cpu", "cuda"):
+    for backend in ("reference", "cuda"):
         sim = cg.Simulation(graph, model="sir", params={"beta": 0.25, "tau": 4}, seed=3, backend=backend)
         sim.set_state(cg.random_cells(graph, count=30, seed=3))
         runs.append((sim.run(40), sim.state()))

@@ -487,8 +487,9 @@ UpdateRule update_rule(const po::variables_map& vm, const models::ModelInfo& mod
 po::options_description backend_options() {
   po::options_description d("Backend");
   d.add_options()("backend", po::value<std::string>()->default_value("auto"),
-                  "cpu, cuda, or auto (cuda when there is a GPU)")("threads", po::value<int>()->default_value(0),
-                                                                   "CPU threads (0: all)")(
+                  "cpu (vectorized), reference (the plain CPU walk every backend is tested against), cuda, "
+                  "or auto (cuda when there is a GPU, else cpu)")("threads", po::value<int>()->default_value(0),
+                                                                  "CPU threads (0: all)")(
       "seed", unsigned_value<std::uint64_t>(1), "random seed (initial fill, random models)")(
       "signal-bits", po::value<std::string>()->default_value("auto"),
       "cuda: gather one-bit neighbor signals (Life, SIR, ...) from packed words: auto, on, off")(
@@ -513,8 +514,9 @@ SimulationOptions simulation_options(const po::variables_map& vm) {
     const std::string backend = vm["backend"].as<std::string>();
     if (backend == "auto") o.backend = cuda_device_available() ? BackendKind::cuda : BackendKind::cpu;
     else if (backend == "cpu") o.backend = BackendKind::cpu;
+    else if (backend == "reference") o.backend = BackendKind::reference;
     else if (backend == "cuda") o.backend = BackendKind::cuda;
-    else throw not_one_of("backend", "cpu, cuda or auto", backend);
+    else throw not_one_of("backend", "cpu, reference, cuda or auto", backend);
     o.threads = vm["threads"].as<int>();
     if (o.threads < 0) throw OptionError("threads", "--threads must be 0 or more");
     o.seed = get_unsigned<std::uint64_t>(vm, "seed");

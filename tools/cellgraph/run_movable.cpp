@@ -136,7 +136,7 @@ MovableSetup movable_setup(const po::variables_map& vm, const models::MovableMod
     run.movable.part = std::uint32_t(mpi::rank());
     run.movable.parts = std::uint32_t(mpi::size());
     if (vm["backend"].defaulted()) run.options.backend = BackendKind::cpu;  // the partitioned movable backend
-    if (run.options.backend != BackendKind::cpu)
+    if (!on_host(run.options.backend))
       throw Error("partitioned movable runs (mpirun -np " + std::to_string(mpi::size()) +
                   ") run on the CPU backend only: give --backend cpu");
     run.options = rank_options(run.options);

@@ -1,4 +1,6 @@
-// The CPU backend: host state, double buffered, advanced by the reference sweep.
+// The CPU backends: host state, double buffered, advanced by the reference sweep (sweep.hpp,
+// --backend reference) or by the fast one (slice_sweep.hpp, --backend cpu). Colored steps take
+// their classes' vertices one by one in both: a class is a list of vertices, not of slices.
 #pragma once
 #include <omp.h>
 
@@ -9,6 +11,7 @@
 #include "cellgraph/error.hpp"
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/state.hpp"
+#include "src/backend/cpu/slice_sweep.hpp"
 #include "src/backend/cpu/sweep.hpp"
 #include "src/backend/observables.hpp"
 #include "src/backend/user_order.hpp"
@@ -38,7 +41,7 @@ class CpuSimulation final : public Simulation {
       buffer->template array<0>()[layout_->boundary_cell()] = Primary(options.boundary_value);
   }
 
-  std::string backend_name() const override { return "cpu"; }
+  std::string backend_name() const override { return fast_ ? "cpu" : "reference"; }
   const Layout& layout() const override { return *layout_; }
   std::uint32_t num_states() const override { return model_.num_states(); }
   std::uint64_t step() const override { return step_; }
@@ -55,13 +58,13 @@ class CpuSimulation final : public Simulation {
       } else if (options_.halo) {
         // The cells peers read first; they travel while the interior is updated.
         const Layout& L = *layout_;
-        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, 0, L.interior_begin);
+        sweep(current_, next_, step, 0, L.interior_begin);
         start_exchange(next_);
-        cpu::sweep(L, model_, current_.ref(), next_.ref(), step, threads_, L.interior_begin, L.num_vertices);
+        sweep(current_, next_, step, L.interior_begin, L.num_vertices);
         options_.halo->finish();
         current_.swap(next_);
       } else {
-        cpu::sweep(*layout_, model_, current_.ref(), next_.ref(), step, threads_, 0, layout_->num_vertices);
+        sweep(current_, next_, step, 0, layout_->num_vertices);
         current_.swap(next_);
       }
     }
@@ -143,6 +146,12 @@ class CpuSimulation final : public Simulation {
   }
 
  private:
+  void sweep(const HostState<Vars>& from, HostState<Vars>& to, const cpu::StepContext& step, std::int64_t first,
+             std::int64_t last) {
+    if (fast_) cpu::sweep_slices(*layout_, model_, from.ref(), to.ref(), step, threads_, first, last, table_);
+    else cpu::sweep(*layout_, model_, from.ref(), to.ref(), step, threads_, first, last);
+  }
+
   // Packs the cells peers read and starts the exchange of every variable of `buffer`; the
   // halo arrives straight in the buffer's halo cells.
   void start_exchange(HostState<Vars>& buffer) {
@@ -167,6 +176,8 @@ class CpuSimulation final : public Simulation {
   Model model_;
   std::shared_ptr<const Layout> layout_;
   SimulationOptions options_;
+  bool fast_ = options_.backend == BackendKind::cpu;
+  cpu::RuleTable table_ = fast_ ? cpu::tabulate_rule(model_, *layout_) : cpu::RuleTable{};
   int threads_;
   HostState<Vars> current_, next_;
   ColorClasses classes_;                         // colored updates only

@@ -21,6 +21,18 @@
 
 namespace cellgraph::cpu {
 
+// Merges a hub's `threads` partial folds as the GPU does: each warp's 32 by the shuffle tree
+// (offsets 16, 8, 4, 2, 1), then the warps' results in warp order.
+template <class Model>
+typename Model::Acc combine_partials(const Model& model, typename Model::Acc* partial, std::uint32_t threads) {
+  for (std::uint32_t warp = 0; warp < threads; warp += kWarpSize)
+    for (std::uint32_t offset = kWarpSize / 2; offset > 0; offset /= 2)
+      for (std::uint32_t i = 0; i < offset; ++i) model.combine(partial[warp + i], partial[warp + i + offset]);
+  typename Model::Acc total = partial[0];
+  for (std::uint32_t warp = kWarpSize; warp < threads; warp += kWarpSize) model.combine(total, partial[warp]);
+  return total;
+}
+
 // `stride`: the state's elements per cell. An ensemble keeps its members' copies of a cell side
 // by side (ensemble.hpp): member m reads through a StateRef offset by m with stride = members.
 template <class Model>
@@ -34,12 +46,7 @@ typename Model::Acc fold_hub(const Layout& L, const Model& model, StateRef<typen
   const std::uint32_t* row = L.neighbors.data() + L.hub_row_begin[v];
   for (std::uint32_t k = 0; k < L.degree[v]; ++k)
     gather_neighbor(model, partial[k % threads], CellRead<Vars>{current, row[k] * stride}, k);
-  for (std::uint32_t warp = 0; warp < threads; warp += kWarpSize)
-    for (std::uint32_t offset = kWarpSize / 2; offset > 0; offset /= 2)
-      for (std::uint32_t i = 0; i < offset; ++i) model.combine(partial[warp + i], partial[warp + i + offset]);
-  Acc total = partial[0];
-  for (std::uint32_t warp = kWarpSize; warp < threads; warp += kWarpSize) model.combine(total, partial[warp]);
-  return total;
+  return combine_partials(model, partial.data(), threads);
 }
 
 // Vertex v's neighbors folded in the contract's order.

@@ -131,8 +131,11 @@ int bench_command(const Args& args) {
 #endif
   } else {
     ceiling = host_copy_bandwidth(threads);
-    std::cout << "bench suite " << suite << ", backend cpu, " << threads << " threads; copy bandwidth (read + write) "
-              << three_digits(ceiling / 1e9) << " GB/s; model B3/S23, 50% random fill\n";
+    const std::string backend =
+        options.backend == BackendKind::reference ? "reference" : "cpu (" + cpu_vector_instructions() + ")";
+    std::cout << "bench suite " << suite << ", backend " << backend << ", " << threads
+              << " threads; copy bandwidth (read + write) " << three_digits(ceiling / 1e9)
+              << " GB/s; model B3/S23, 50% random fill\n";
     baseline_name = "CSR loop";
     baseline_line = "baseline: plain CSR loop over the graph (the same rule, OpenMP, " + std::to_string(threads) +
                     " threads), from the same start";

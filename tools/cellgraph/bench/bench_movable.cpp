@@ -82,7 +82,7 @@ int bench_movable(const po::variables_map& vm, SimulationOptions options, int re
   const bool partitioned = mpi::size() > 1, root = mpi::rank() == 0;
   if (partitioned) {
     if (vm["backend"].defaulted()) options.backend = BackendKind::cpu;
-    if (options.backend != BackendKind::cpu)
+    if (!on_host(options.backend))
       throw Error("bench --suite " + suite +
                   " under mpirun: partitioned movable runs use the CPU backend (--backend cpu)");
     options = rank_options(options);
