@@ -35,6 +35,12 @@ class Simulation(_cellgraph.Simulation):
 
     def __init__(self, graph, model=None, params=None, **options):
         super().__init__(graph, model, _params(params), **options)
+        self._constructed = True
+
+    def __repr__(self):
+        # A traceback's locals hold the half-made object of a failed __init__: C++ would read
+        # nothing there.
+        return super().__repr__() if _constructed(self) else "<cellgraph.Simulation, not constructed>"
 
     def set_state(self, states):
         """Variable 0 of every vertex: an array in the graph's order, or a mapping from the graph's
@@ -52,9 +58,17 @@ class Ensemble(_cellgraph.Ensemble):
     def __init__(self, graph, model=None, params=None, sweep=None, **options):
         sweep = [(str(name), [_text(v) for v in values]) for name, values in (sweep or {}).items()]
         super().__init__(graph, model, _params(params), sweep, **options)
+        self._constructed = True
+
+    def __repr__(self):
+        return super().__repr__() if _constructed(self) else "<cellgraph.Ensemble, not constructed>"
 
     def set_state(self, states, member=None):
         super().set_state(_states_array(self.graph, states), member)
+
+
+def _constructed(obj):
+    return obj.__dict__.get("_constructed", False)
 
 
 def _names(graph):

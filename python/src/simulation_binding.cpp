@@ -222,7 +222,8 @@ Simulation(graph, model=None, params=None, seed=1, backend="auto", update=None, 
 order="input", index_encoding="auto"). model None: lifelike, or golly when the rule names a
 Golly rule file (a pattern's rule counts). params: the model's parameters by name (values are
 written as text: 0.2, "B3/S23"). backend: "cpu" (vectorized), "reference" (the plain walk the
-others are tested against), "cuda", or "auto" (cuda with a GPU, else cpu). A pattern graph starts from its pattern, others from state 0.)")
+others are tested against), "cuda", or "auto" (cuda with a GPU, else cpu). A pattern graph
+starts from its pattern, others from state 0.)")
       .def(py::init<py::object, const py::object&, const models::Params&, std::uint64_t, const std::string&,
                     const py::object&, int, const std::string&, const std::string&>(),
            py::arg("graph"), py::arg("model") = py::none(), py::arg("params") = models::Params{}, py::arg("seed") = 1,

@@ -63,3 +63,16 @@ def test_an_output_may_not_overwrite_another(tmp_path):
     with pytest.raises(cg.Error):
         sim.run(2, png=tmp_path / "same", states_out=tmp_path / "same")
     assert sim.step == 0
+
+
+def test_a_failed_construction_leaves_an_object_that_prints():
+    # pytest and IPython print the locals of a traceback, the half-made object among them.
+    graph = cg.Graph.grid((6, 6))
+    for make in (lambda: cg.Simulation(graph, backend="tpu"), lambda: cg.Ensemble(graph, replicas=0)):
+        with pytest.raises(cg.Error) as failure:
+            make()
+        frame = failure.tb
+        while frame is not None and "self" not in frame.tb_frame.f_locals:
+            frame = frame.tb_next
+        assert frame is not None
+        assert "not constructed" in repr(frame.tb_frame.f_locals["self"])
