@@ -188,6 +188,52 @@ CG_ALWAYS_INLINE void gather_columns(const Model& model, typename Model::Acc* ac
   }
 }
 
+// Calls visit(cell_of) with cell_of(i, k), entry k of lane i of ordinary slice s in its
+// encoding.
+template <class Visit>
+CG_ALWAYS_INLINE void with_entries(const Layout& L, std::uint32_t s, Visit&& visit) {
+  const std::uint32_t v0 = s * kSliceWidth;
+  const std::uint64_t begin = L.slice_begin[s];
+  switch (L.encoding(s)) {
+    case SliceEncoding::stencil: {
+      const std::int32_t* offsets = L.stencil_offsets.data() + begin;
+      visit([=](std::uint32_t i, std::uint32_t k) { return v0 + i + std::uint32_t(offsets[k]); });
+      break;
+    }
+    case SliceEncoding::delta16: {
+      const std::int16_t* deltas = L.deltas.data() + begin;
+      const std::uint32_t null_cell = L.null_cell();
+      visit([=](std::uint32_t i, std::uint32_t k) {
+        return delta_cell(deltas[std::uint64_t(k) * kSliceWidth + i], v0 + i, null_cell);
+      });
+      break;
+    }
+    default: {
+      const std::uint32_t* ids = L.neighbors.data() + begin;
+      visit([=](std::uint32_t i, std::uint32_t k) { return ids[std::uint64_t(k) * kSliceWidth + i]; });
+    }
+  }
+}
+
+// Lanes [lo, hi) of a slice's new states from the tabulated rule: state[i] with count[i].
+template <class State, class Count>
+CG_ALWAYS_INLINE void look_up(const RuleTable& table, const State* state, const Count* count, State* out,
+                              std::uint32_t lo, std::uint32_t hi) {
+  if (table.two_state) {
+    const std::uint16_t born = table.born, survives = table.survives;
+    CG_LANES_INDEPENDENT
+    for (std::uint32_t i = lo; i < hi; ++i) {
+      const std::uint16_t mask = state[i] == 0 ? born : state[i] == 1 ? survives : 0;
+      out[i] = State((mask >> count[i]) & 1u);
+    }
+    return;
+  }
+  const std::uint32_t* lookup = table.data();
+  const std::uint32_t counts = table.counts;
+  CG_LANES_INDEPENDENT
+  for (std::uint32_t i = lo; i < hi; ++i) out[i] = State(lookup[std::uint32_t(state[i]) * counts + count[i]]);
+}
+
 // update_slice() for a model whose fold counts signals (RuleTable::counts_signals): a byte of
 // count a lane, then the table. `own`: the state from the slice's first cell.
 template <class Model>
@@ -195,7 +241,6 @@ CG_ALWAYS_INLINE void update_counted_slice(const Layout& L, const Model& model, 
                                            StateRef<typename Model::Vars> next, std::uint32_t s, std::uint32_t lo,
                                            std::uint32_t hi, const RuleTable& table) {
   using Vars = typename Model::Vars;
-  using State = typename Vars::template type<0>;
   const std::uint32_t v0 = s * kSliceWidth;
   const std::uint64_t begin = L.slice_begin[s];
   const std::uint32_t width = L.slice_width[s];
@@ -212,49 +257,16 @@ CG_ALWAYS_INLINE void update_counted_slice(const Layout& L, const Model& model, 
     const StateRef<Vars> current = state_from(own, -std::int64_t(v0));
     Column<Vars, kSliceWidth> buffer;
     const StateRef<Vars> copied = buffer.ref();
-    auto count_columns = [&](auto&& cell_of) {
+    with_entries(L, s, [&](auto&& cell_of) {  // explicit, delta, or stencil lanes cut off by a range
       for (std::uint32_t k = 0; k < width; ++k) {
         copy_cells(current, copied, lo, hi, [&](std::uint32_t i) { return cell_of(i, k); });
         CG_LANES_INDEPENDENT
         for (std::uint32_t i = lo; i < hi; ++i)
           count[i] += std::uint8_t(k < degree[i] && model.signal(CellRead<Vars>{copied, i}));
       }
-    };
-    switch (L.encoding(s)) {
-      case SliceEncoding::stencil: {  // lanes cut off by a range
-        const std::int32_t* offsets = L.stencil_offsets.data() + begin;
-        count_columns([&](std::uint32_t i, std::uint32_t k) { return v0 + i + std::uint32_t(offsets[k]); });
-        break;
-      }
-      case SliceEncoding::delta16: {
-        const std::int16_t* deltas = L.deltas.data() + begin;
-        const std::uint32_t null_cell = L.null_cell();
-        count_columns([&](std::uint32_t i, std::uint32_t k) {
-          return delta_cell(deltas[std::uint64_t(k) * kSliceWidth + i], v0 + i, null_cell);
-        });
-        break;
-      }
-      default: {
-        const std::uint32_t* ids = L.neighbors.data() + begin;
-        count_columns([&](std::uint32_t i, std::uint32_t k) { return ids[std::uint64_t(k) * kSliceWidth + i]; });
-      }
-    }
+    });
   }
-  const State* state = own.template get<0>();
-  State* out = state_from(next, v0).template get<0>();
-  if (table.two_state) {
-    const std::uint16_t born = table.born, survives = table.survives;
-    CG_LANES_INDEPENDENT
-    for (std::uint32_t i = lo; i < hi; ++i) {
-      const std::uint16_t mask = state[i] == 0 ? born : state[i] == 1 ? survives : 0;
-      out[i] = State((mask >> count[i]) & 1u);
-    }
-    return;
-  }
-  const std::uint32_t* lookup = table.data();
-  const std::uint32_t counts = table.counts;
-  CG_LANES_INDEPENDENT
-  for (std::uint32_t i = lo; i < hi; ++i) out[i] = State(lookup[std::uint32_t(state[i]) * counts + count[i]]);
+  look_up(table, own.template get<0>(), count, state_from(next, v0).template get<0>(), lo, hi);
 }
 
 // Lanes [lo, hi) of ordinary slice s (lane i is vertex 32 s + i), from `current` into `next`.
@@ -293,33 +305,15 @@ CG_ALWAYS_INLINE void update_slice(const Layout& L, const Model& model, StateRef
     // Every lane gathers the entries below the shortest list; the rest are masked by degree.
     std::uint32_t shortest = width;
     for (std::uint32_t i = lo; i < hi; ++i) shortest = std::min(shortest, degree[i]);
-    auto gather = [&](auto&& cell_of) {
+    with_entries(L, s, [&](auto&& cell_of) {
       gather_columns<false>(model, acc, current, degree, lo, hi, 0, shortest, cell_of);
       gather_columns<true>(model, acc, current, degree, lo, hi, shortest, width, cell_of);
-    };
-    if (L.encoding(s) == SliceEncoding::delta16) {
-      const std::int16_t* deltas = L.deltas.data() + begin;
-      const std::uint32_t null_cell = L.null_cell();
-      gather([&](std::uint32_t i, std::uint32_t k) {
-        return delta_cell(deltas[std::uint64_t(k) * kSliceWidth + i], v0 + i, null_cell);
-      });
-    } else {
-      const std::uint32_t* ids = L.neighbors.data() + begin;
-      gather([&](std::uint32_t i, std::uint32_t k) { return ids[std::uint64_t(k) * kSliceWidth + i]; });
-    }
+    });
   }
 
   if constexpr (Vars::count == 1) {
-    if (table.data() && step.alpha >= 1.0) {  // every cell updates: look the new states up
-      using State = typename Vars::template type<0>;
-      const State* state = own.template get<0>();
-      State* out = state_from(next, v0).template get<0>();
-      const std::uint32_t* lookup = table.data();
-      const std::uint32_t counts = table.counts;
-      CG_LANES_INDEPENDENT
-      for (std::uint32_t i = lo; i < hi; ++i) out[i] = State(lookup[std::uint32_t(state[i]) * counts + acc[i]]);
-      return;
-    }
+    if (table.data() && step.alpha >= 1.0)  // every cell updates: look the new states up
+      return look_up(table, own.template get<0>(), acc, state_from(next, v0).template get<0>(), lo, hi);
   }
   // Stores of one-byte states may alias anything: what the loop reads is copied out first, so
   // that it stays in registers.
