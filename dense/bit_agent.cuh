@@ -1,12 +1,17 @@
-// Agent of the bit-packed GPU kernel: one warp runs G generations of a tile in registers.
+// Agent of the bit-packed GPU kernel: one block runs G generations of a tile in shared memory.
 //
-// The tile is 32 words wide (1024 cells), one word per lane; lanes 0 and 31 are halo, so a
-// tile writes the 30 words of lanes 1..30. The warp streams down a strip of rows, from G rows
-// above the strip to G rows below it, and keeps a pipeline of G stages: stage s holds the
-// three-cell sums of the last two rows of generation s and turns each new row of generation s
-// into a row of generation s + 1 one row higher. Horizontal neighbors come from the next lanes
-// by warp shuffles, so a word is read from memory once per G generations. The halo lanes' bits
-// go wrong from the tile edge inwards, one bit per generation: G <= 32 keeps lanes 1..30 right.
+// A tile is 32 words wide (1024 cells), one word per lane; lanes 0 and 31 are halo, so a tile
+// writes the 30 words of lanes 1..30. It is T rows tall: G rows of halo above and below the H
+// rows it writes. The block loads the tile once, then each generation turns one shared buffer
+// into the other, the rows split evenly among its warps; the last generation goes straight to
+// memory. Each warp walks its rows keeping the three-cell sums of the two rows above, and
+// horizontal neighbors come from the next lanes by warp shuffles. Generation s only computes
+// rows s+1 .. T-s-2, the ones still right. The halo lanes' bits go wrong from the tile edge
+// inwards, one bit per generation: G <= 32 keeps lanes 1..30 right.
+//
+// Sharing the vertical halo among a block's warps is what makes tiles pay at every size: a
+// warp per tile needs 2G halo rows per warp, so mid-size grids either starved the GPU or
+// recomputed half their rows (16384^2 on an H200: 4.3e12 cell updates/s against 1.2e13).
 //
 // Coordinates outside the grid read their image (boundary.hpp): periodic and reflective grids
 // are the infinite grid of images, which evolves consistently; a fixed outside is put back
@@ -19,7 +24,8 @@
 
 namespace cellgraph::dense::cuda {
 
-constexpr int kTileWords = 30;  // words a warp writes per row
+constexpr int kTileWords = 30;  // words a tile writes per row
+constexpr int kMaxGenerations = 32;
 
 struct BitGridView {
   const std::uint32_t* in;
@@ -42,18 +48,24 @@ __device__ __forceinline__ std::int64_t near_image(std::int64_t c, std::int64_t 
   return image(c, n, edge);
 }
 
-// Word column j (any integer) of row y (any integer) of the grid of images.
-__device__ __forceinline__ std::uint32_t load_image_word(const BitGridView& g, std::int64_t y, std::int64_t j) {
+// Word column j = first + lane (any integer) of row y (any integer) of the grid of images, for
+// every lane of the warp at once (all 32 lanes call it). A word across or beyond an x edge is
+// assembled a bit per lane with a ballot, so edge tiles cost a load per lane, not 32.
+__device__ __forceinline__ std::uint32_t load_image_word(const BitGridView& g, std::int64_t y, std::int64_t first,
+                                                         bool needed) {
+  const int lane = threadIdx.x & 31;
   const std::int64_t row = near_image(y, g.height, g.edge);
-  if (row < 0) return g.outside;
+  if (row < 0) return g.outside;  // the same row for every lane
   const std::uint32_t* cells = g.in + row * g.words;
-  const std::int64_t x0 = 32 * j;
-  if (x0 >= 0 && x0 + 32 <= g.width) return __ldg(cells + j);
-  std::uint32_t word = 0;  // a word across or beyond the edge: bit by bit
-  for (int b = 0; b < 32; ++b) {
-    const std::int64_t x = near_image(x0 + b, g.width, g.edge);
+  const std::int64_t j = first + lane, x0 = 32 * j;
+  const bool whole = x0 >= 0 && x0 + 32 <= g.width;
+  std::uint32_t word = whole && needed ? __ldg(cells + j) : 0u;
+  for (std::uint32_t edges = __ballot_sync(0xFFFFFFFFu, needed && !whole); edges; edges &= edges - 1) {
+    const int owner = __ffs(edges) - 1;
+    const std::int64_t x = near_image(32 * (first + owner) + lane, g.width, g.edge);
     const std::uint32_t bit = x < 0 ? (g.outside & 1u) : (__ldg(cells + (x >> 5)) >> (x & 31)) & 1u;
-    word |= bit << b;
+    const std::uint32_t assembled = __ballot_sync(0xFFFFFFFFu, bit);
+    if (lane == owner) word = assembled;
   }
   return word;
 }
@@ -69,44 +81,72 @@ __device__ __forceinline__ std::uint32_t inside_mask(const BitGridView& g, std::
   return mask;
 }
 
-// kFixed: the boundary is fixed (known at compile time: the other grids pay nothing for it).
-template <int G, bool kFixed, class Logic>
-__device__ __forceinline__ void run_bit_tile(const BitGridView& g, const Logic& logic, std::int64_t tile,
-                                             std::int64_t first_row, int rows) {
+// Each lane's three-cell sums of a row: its word with the neighbor lanes' edge bits.
+__device__ __forceinline__ TwoBits<std::uint32_t> row_sums(std::uint32_t word) {
+  const std::uint32_t left = __shfl_up_sync(0xFFFFFFFFu, word, 1), right = __shfl_down_sync(0xFFFFFFFFu, word, 1);
+  return add3(__funnelshift_l(left, word, 1), word, __funnelshift_r(word, right, 1));
+}
+
+// Where a tile sits: tile rows r = 0 .. rows-1 stand for grid rows top + r.
+struct BitTile {
+  std::int64_t top;
+  std::int64_t first;  // the word column of lane 0
+  int rows;
+};
+
+// One generation of rows [r0, r1) of a warp: `in` rows r0-1 .. r1 to `next(r, word)`.
+template <bool kFixed, class Logic, class Next>
+__device__ __forceinline__ void step_rows(const std::uint32_t* in, int r0, int r1, const Logic& logic,
+                                          std::uint32_t inside, std::uint32_t outside, int inside_lo, int inside_hi,
+                                          Next next) {
   const int lane = threadIdx.x & 31;
-  const std::int64_t j = tile * kTileWords - 1 + lane;
+  std::uint32_t here_word = in[r0 * 32 + lane];
+  TwoBits<std::uint32_t> above = row_sums(in[(r0 - 1) * 32 + lane]), here = row_sums(here_word);
+#pragma unroll 4
+  for (int r = r0; r < r1; ++r) {
+    const std::uint32_t below_word = in[(r + 1) * 32 + lane];
+    const TwoBits<std::uint32_t> below = row_sums(below_word);
+    std::uint32_t word = logic(here_word, add_rows(above, here, below));
+    if (kFixed) word = (r < inside_lo || r >= inside_hi) ? outside : (word & inside) | (outside & ~inside);
+    next(r, word);
+    above = here;
+    here = below;
+    here_word = below_word;
+  }
+}
+
+// The block's G generations of `tile` (rows = H + 2G), in `shared` (2 x rows x 32 words).
+template <int G, bool kFixed, class Logic>
+__device__ __forceinline__ void run_bit_tile(const BitGridView& g, const Logic& logic, const BitTile& tile,
+                                             std::uint32_t* shared) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const std::int64_t j = tile.first + lane;
   const bool needed = j <= g.words;  // lanes further right feed nothing that is stored
   const std::uint32_t inside = inside_mask(g, j);
-  const std::uint32_t tail = g.width % 32 ? (1u << (g.width % 32)) - 1 : ~0u;
-
-  TwoBits<std::uint32_t> above[G], here[G];  // three-cell sums of generation s, rows r-2 and r-1
-  std::uint32_t alive[G];                    // generation s, row r-1
-#pragma unroll
-  for (int s = 0; s < G; ++s) above[s] = here[s] = {0u, 0u}, alive[s] = 0;
-
-  for (int i = 0; i < rows + 2 * G; ++i) {
-    const std::int64_t y = first_row - G + i;
-    std::uint32_t word = needed ? load_image_word(g, y, j) : 0u;  // generation 0, row y
-#pragma unroll
-    for (int s = 0; s < G; ++s) {  // word: generation s, row y - s
-      const std::uint32_t left_word = __shfl_up_sync(0xFFFFFFFFu, word, 1);
-      const std::uint32_t right_word = __shfl_down_sync(0xFFFFFFFFu, word, 1);
-      const TwoBits<std::uint32_t> below =
-          add3(__funnelshift_l(left_word, word, 1), word, __funnelshift_r(word, right_word, 1));
-      std::uint32_t next = logic(alive[s], add_rows(above[s], here[s], below));  // generation s+1, row y-s-1
-      if (kFixed) {
-        const std::int64_t row = y - s - 1;
-        next = (row < 0 || row >= g.height) ? g.outside : (next & inside) | (g.outside & ~inside);
-      }
-      above[s] = here[s];
-      here[s] = below;
-      alive[s] = word;
-      word = next;
-    }
-    const std::int64_t row = y - G;
-    if (i >= 2 * G && row < g.height && lane >= 1 && lane <= kTileWords && j < g.words)
-      g.out[row * g.words + j] = j == g.words - 1 ? word & tail : word;
+  // Tile rows of the grid, [inside_lo, inside_hi): the others are a fixed outside.
+  const int inside_lo = int(tile.top < 0 ? -tile.top : 0);
+  const int inside_hi = int(g.height - tile.top < tile.rows ? g.height - tile.top : tile.rows);
+  std::uint32_t* buffer[2] = {shared, shared + tile.rows * 32};
+#pragma unroll 4
+  for (int r = warp; r < tile.rows; r += warps)
+    buffer[0][r * 32 + lane] = load_image_word(g, tile.top + r, tile.first, needed);
+  __syncthreads();
+#pragma unroll 1
+  for (int s = 0; s < G - 1; ++s) {
+    const int lo = s + 1, n = tile.rows - 2 * s - 2;
+    std::uint32_t* out = buffer[(s + 1) & 1];
+    step_rows<kFixed>(buffer[s & 1], lo + n * warp / warps, lo + n * (warp + 1) / warps, logic, inside, g.outside,
+                      inside_lo, inside_hi, [&](int r, std::uint32_t word) { out[r * 32 + lane] = word; });
+    __syncthreads();
   }
+  // The last generation: rows G .. rows-G-1, straight to memory.
+  const int n = tile.rows - 2 * G;
+  const bool stores = lane >= 1 && lane <= kTileWords && j < g.words;
+  const std::uint32_t tail = j == g.words - 1 && g.width % 32 ? (1u << (g.width % 32)) - 1 : ~0u;
+  step_rows<kFixed>(buffer[(G - 1) & 1], G + n * warp / warps, G + n * (warp + 1) / warps, logic, inside, g.outside,
+                    inside_lo, inside_hi, [&](int r, std::uint32_t word) {
+                      if (stores && r < inside_hi) g.out[(tile.top + r) * g.words + j] = word & tail;
+                    });
 }
 
 }  // namespace cellgraph::dense::cuda

@@ -3,7 +3,8 @@
 // the last two rows; live flags and sums are added four cells per 32-bit word (SIMD within a
 // register), the neighbor cells beyond the column come from the next lanes by shuffles. Each
 // cell is read once and written once per step: the kernel is bound by memory bandwidth.
-// The rule is a (state, count) table in shared memory filled from LifeRule::next.
+// The rule is a byte-permute lookup for two-state rules, else a (state, count) table in shared
+// memory filled from LifeRule::next.
 #pragma once
 #include <cstdint>
 
@@ -33,13 +34,63 @@ __device__ __forceinline__ std::uint32_t live4(std::uint32_t cells) {
   return __vcmpeq4(cells, 0x01010101u) & 0x01010101u;  // 1 in each byte whose state is 1
 }
 
-// Fills the block's rule table: entry 10 * state + count.
+// The rule as a (state, count) table in shared memory, entry 10 * state + count, filled from
+// LifeRule::next: any Life-like or Generations rule, a byte lookup per cell.
+struct TableRule {
+  const std::uint8_t* table;
+
+  __device__ __forceinline__ std::uint32_t next4(std::uint32_t cells, std::uint32_t count) const {
+    std::uint32_t out = 0;
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const std::uint32_t state = (cells >> (8 * b)) & 0xFFu, n = (count >> (8 * b)) & 0xFFu;
+      out |= std::uint32_t(table[state * (kMaxCount + 1) + n]) << (8 * b);
+    }
+    return out;
+  }
+};
+
 __device__ __forceinline__ void fill_rule_table(const LifeRule& rule, std::uint8_t* table) {
   for (int i = threadIdx.x; i < kRuleTableSize; i += blockDim.x) {
     const int state = i / (kMaxCount + 1), count = i % (kMaxCount + 1);
     table[i] = state < int(rule.states) ? rule.next(std::uint8_t(state), std::uint32_t(count)) : 0;
   }
 }
+
+// Two-state rules, four cells a word with no memory access: each count byte (0..8) selects a
+// byte of an 8-byte born or survive table with one byte permute (PRMT), and count 8 is patched
+// in where the rule has it. About 8 instructions for 4 cells against some 24 for the table,
+// which made the kernel instruction-bound below the copy bound.
+struct TwoStateRule {
+  // Byte c of the pair (low, high): 1 when count c (0..7) gives a live cell. Plain members, not
+  // arrays, so that a kernel keeps them in registers rather than in a local-memory copy.
+  std::uint32_t born_low = 0, born_high = 0, survive_low = 0, survive_high = 0;
+  std::uint32_t born8 = 0, survive8 = 0;  // 0x01010101 when count 8 does
+
+  TwoStateRule() = default;
+  explicit TwoStateRule(const LifeRule& rule) {
+    for (int c = 0; c < 8; ++c) {
+      (c < 4 ? born_low : born_high) |= std::uint32_t(rule.next(0, std::uint32_t(c))) << (8 * (c % 4));
+      (c < 4 ? survive_low : survive_high) |= std::uint32_t(rule.next(1, std::uint32_t(c))) << (8 * (c % 4));
+    }
+    born8 = 0x01010101u * rule.next(0, 8);
+    survive8 = 0x01010101u * rule.next(1, 8);
+  }
+
+  __device__ __forceinline__ std::uint32_t next4(std::uint32_t cells, std::uint32_t count) const {
+    const std::uint32_t low = count & 0x07070707u;
+    const std::uint32_t select = __byte_perm(low | (low >> 4), 0, 0x4420);  // a nibble per count
+    std::uint32_t if_dead = __byte_perm(born_low, born_high, select);
+    std::uint32_t if_live = __byte_perm(survive_low, survive_high, select);
+    if (born8 | survive8) {  // the same for every thread
+      const std::uint32_t eight = __vcmpeq4(count, 0x08080808u);
+      if_dead = (if_dead & ~eight) | (born8 & eight);
+      if_live = (if_live & ~eight) | (survive8 & eight);
+    }
+    const std::uint32_t live = cells * 0xFFu;  // 0xFF in each byte whose cell is live
+    return (if_live & live) | (if_dead & ~live);
+  }
+};
 
 // One row as this thread sees it: its 16 cells, their live flags with the edge fix-up applied,
 // and the three-cell live sums.
@@ -88,6 +139,7 @@ __device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const Fetch
   ByteRow r;
   r.cells = fetched.cells;
   const int lane = threadIdx.x & 31;
+#pragma unroll
   for (int k = 0; k < 4; ++k) r.live.word[k] = live4(r.cells.word[k]);
   // Live flags of the cells just left and right of the column: from the neighbor lanes.
   std::uint32_t left_live = __shfl_up_sync(0xFFFFFFFFu, r.live.word[3], 1) >> 24;
@@ -97,14 +149,20 @@ __device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const Fetch
   if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) {  // the column of the last cell
     const int t = int(g.width - first);                            // cells of this column in the grid
     if (t < kByteLanes) {
+      // Every word written through a select: a store to word t / 4 alone became a local-memory
+      // array that every row of every thread paid for.
       const int shift = 8 * (t % 4);
 #pragma unroll
-      for (int k = 0; k < 4; ++k)  // a constant index: the words stay in registers
-        if (k == t / 4) r.live.word[k] = (r.live.word[k] & ~(0xFFu << shift)) | (fetched.after_live << shift);
+      for (int k = 0; k < 4; ++k) {
+        const bool patched = k == t / 4;
+        const std::uint32_t keep = patched ? ~(0xFFu << shift) : ~0u, put = patched ? fetched.after_live << shift : 0u;
+        r.live.word[k] = (r.live.word[k] & keep) | put;
+      }
     } else {
       right_live = fetched.after_live;
     }
   }
+#pragma unroll
   for (int k = 0; k < 4; ++k) {
     const std::uint32_t before = k ? r.live.word[k - 1] >> 24 : left_live;
     const std::uint32_t next = k < 3 ? r.live.word[k + 1] & 1u : right_live;
@@ -117,7 +175,8 @@ __device__ __forceinline__ ByteRow load_byte_row(const ByteGridView& g, std::int
   return finish_row(g, fetch_row(g, row_cells(g, y), first), first);
 }
 
-__device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std::uint8_t* table, std::int64_t column,
+template <class Rule>
+__device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const Rule& rule, std::int64_t column,
                                                std::int64_t first_row, int rows) {
   const std::int64_t first = column * kByteLanes;
   const bool stores = first < g.width;
@@ -129,20 +188,18 @@ __device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const std:
     const FetchedRow further = i + 1 < rows ? fetch_row(g, row_cells(g, y + 2), first) : FetchedRow{};
     const ByteRow below = finish_row(g, ahead, first);
     Cells16 next;
+#pragma unroll
     for (int k = 0; k < 4; ++k) {
       // Neighbors: the 3x3 sum less the cell itself; at most 8 (9 in padding bytes).
       const std::uint32_t count = above.sums.word[k] + here.sums.word[k] + below.sums.word[k] - here.live.word[k];
-      std::uint32_t out = 0;
-      for (int b = 0; b < 4; ++b) {
-        const std::uint32_t state = (here.cells.word[k] >> (8 * b)) & 0xFFu, n = (count >> (8 * b)) & 0xFFu;
-        out |= std::uint32_t(table[state * (kMaxCount + 1) + n]) << (8 * b);
-      }
-      next.word[k] = out;
+      next.word[k] = rule.next4(here.cells.word[k], count);
     }
     if (stores) {
       const std::int64_t t = g.width - first;  // keep the row's padding 0
       if (t < kByteLanes)
+#pragma unroll
         for (int k = 0; k < 4; ++k)
+#pragma unroll
           for (int b = 0; b < 4; ++b)
             if (4 * k + b >= t) next.word[k] &= ~(0xFFu << (8 * b));
       *reinterpret_cast<uint4*>(g.out + y * g.pitch + first) =

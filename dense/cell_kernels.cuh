@@ -14,29 +14,38 @@ namespace cellgraph::dense::cuda {
 constexpr int kBlockThreads = 128;
 constexpr int kByteBlocksPerMultiprocessor = 8;  // the byte kernel's occupancy: 64 registers a thread
 
-// Bit-packed: warp w of the launch runs tile w % tiles of strip w / tiles.
+// Bit-packed: block (x, y) runs the tile of word columns 30x - 1 .. 30x + 30 and rows
+// y * H - G .. (y + 1) * H + G - 1, in dynamic shared memory of 2 x (H + 2G) x 32 words.
 template <int G, bool kFixed, class Logic>
-__global__ void __launch_bounds__(kBlockThreads)
-    bit_generations(BitGridView g, Logic logic, std::int64_t tiles, std::int64_t strips, int strip_rows) {
-  const std::int64_t warp = (std::int64_t(blockIdx.x) * kBlockThreads + threadIdx.x) / 32;
-  if (warp >= tiles * strips) return;  // whole warps only
-  const std::int64_t strip = warp / tiles, first_row = strip * strip_rows;
-  const int rows = int(g.height - first_row < strip_rows ? g.height - first_row : strip_rows);
-  run_bit_tile<G, kFixed>(g, logic, warp % tiles, first_row, rows);
+__global__ void __launch_bounds__(1024) bit_generations(BitGridView g, Logic logic, int tile_rows) {
+  extern __shared__ std::uint32_t tile_words[];
+  const int H = tile_rows - 2 * G;
+  const BitTile tile{std::int64_t(blockIdx.y) * H - G, std::int64_t(blockIdx.x) * kTileWords - 1, tile_rows};
+  run_bit_tile<G, kFixed>(g, logic, tile, tile_words);
 }
 
 // Byte, 2D Moore: block (x, y) runs columns x * 128 .. and the strip of rows y. Registers are
 // capped so that 8 blocks fit a multiprocessor: the kernel lives on loads in flight (72
 // registers and 7 blocks gave 65% of the copy bound on an H100, 64 and 8 gave 75%).
+template <class Rule>
+__device__ __forceinline__ void run_byte_block(const ByteGridView& g, const Rule& rule, int strip_rows) {
+  const std::int64_t column = std::int64_t(blockIdx.x) * kBlockThreads + threadIdx.x;
+  const std::int64_t first_row = std::int64_t(blockIdx.y) * strip_rows;
+  const int rows = int(g.height - first_row < strip_rows ? g.height - first_row : strip_rows);
+  run_byte_strip(g, rule, column, first_row, rows);
+}
+
 __global__ void __launch_bounds__(kBlockThreads, kByteBlocksPerMultiprocessor)
     byte_moore_step(ByteGridView g, LifeRule rule, int strip_rows) {
   __shared__ std::uint8_t table[kRuleTableSize];
   fill_rule_table(rule, table);
   __syncthreads();
-  const std::int64_t column = std::int64_t(blockIdx.x) * kBlockThreads + threadIdx.x;
-  const std::int64_t first_row = std::int64_t(blockIdx.y) * strip_rows;
-  const int rows = int(g.height - first_row < strip_rows ? g.height - first_row : strip_rows);
-  run_byte_strip(g, table, column, first_row, rows);
+  run_byte_block(g, TableRule{table}, strip_rows);
+}
+
+__global__ void __launch_bounds__(kBlockThreads, kByteBlocksPerMultiprocessor)
+    byte_moore_two_state_step(ByteGridView g, TwoStateRule rule, int strip_rows) {
+  run_byte_block(g, rule, strip_rows);
 }
 
 // A cell's state at (x, y, z) + offset through the boundary; `outside` when fixed.

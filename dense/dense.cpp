@@ -42,8 +42,8 @@ std::unique_ptr<Automaton> make_life_automaton(KernelKind kind, Device device, c
                                                const LifeRule& rule, const KernelOptions& options) {
   const std::string kernel = kind == KernelKind::byte ? "byte" : "bit-packed";
   require(unsupported_reason(kind, shape, rule), kernel);
-  if (options.generations_per_pass < 1 || options.generations_per_pass > 32)
-    throw Error("generations per pass must be from 1 to 32");
+  if (options.generations_per_pass < 0 || options.generations_per_pass > 32)
+    throw Error("generations per pass must be from 1 to 32, or 0 for the kernel's choice");
   if (device == Device::cpu)
     return kind == KernelKind::byte ? make_cpu_byte_life(shape, rule, options.threads)
                                     : make_cpu_bitpacked(shape, rule, options.threads);

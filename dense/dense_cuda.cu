@@ -2,6 +2,8 @@
 // Automaton interface. Agents: bit_agent.cuh (bit-packed tiles), byte_agent.cuh (byte strips);
 // kernels: cell_kernels.cuh.
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "dense/automata.hpp"
@@ -114,25 +116,30 @@ class CudaByteLife final : public CudaByteGrid {
         column_blocks_((pitch_ / cuda::kByteLanes + kBlockThreads - 1) / kBlockThreads),
         strip_rows_(strip_rows(rows_, column_blocks_, multiprocessors())) {}
   std::string name() const override {
-    return strips(shape_) ? "byte (cuda, 16-cell columns, SWAR counts)" : "byte (cuda, a thread per cell)";
+    if (!strips(shape_)) return "byte (cuda, a thread per cell)";
+    return std::string("byte (cuda, 16-cell columns, SWAR counts, ") +
+           (rule_.two_state() ? "byte-permute rule" : "table rule") + ", " + std::to_string(strip_rows_) +
+           "-row strips)";
   }
 
  private:
   static bool strips(const GridShape& s) { return s.dims == 2 && s.neighborhood == Neighborhood::moore; }
-  // Strips of 128 rows (each reads 2 rows of halo) where the grid still fills every
-  // multiprocessor with as many blocks as fit, shorter otherwise: 128-row strips left an
-  // 8192 x 8192 grid 256 blocks on an H100's 132 multiprocessors (3.5e11 updates/s, against
-  // 9.8e11 on 131072 x 65536).
+  // Strips of an eighth of the rows that would fill every multiprocessor with as many blocks as
+  // fit in one wave, from 8 to 64 rows: a few waves of short strips keep more loads in flight
+  // than one wave of long ones (on an H200, 16384^2: 124-row strips 8.0e11 updates/s, 16-row
+  // 1.18e12).
   static int strip_rows(std::int64_t rows, std::int64_t column_blocks, int multiprocessors) {
     const std::int64_t blocks = std::int64_t(cuda::kByteBlocksPerMultiprocessor) * multiprocessors;
-    return int(std::clamp<std::int64_t>(rows * column_blocks / blocks, 8, 128));
+    return int(std::clamp<std::int64_t>(rows * column_blocks / blocks / 8, 8, 64));
   }
   void launch_step() override {
     if (strips(shape_)) {
       const cuda::ByteGridView view{
           current_.data(), next_.data(), width_, rows_, pitch_, shape_.edge, std::uint8_t(shape_.edge_value)};
       const dim3 blocks(unsigned(column_blocks_), unsigned((rows_ + strip_rows_ - 1) / strip_rows_));
-      cuda::byte_moore_step<<<blocks, kBlockThreads>>>(view, rule_, strip_rows_);
+      if (rule_.two_state())
+        cuda::byte_moore_two_state_step<<<blocks, kBlockThreads>>>(view, cuda::TwoStateRule(rule_), strip_rows_);
+      else cuda::byte_moore_step<<<blocks, kBlockThreads>>>(view, rule_, strip_rows_);
     } else {
       cuda::byte_stencil_step<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(stencil_view(), rule_);
     }
@@ -155,17 +162,66 @@ class CudaElementary final : public CudaByteGrid {
   ElementaryRule rule_;
 };
 
+// How a pass of G generations is cut into tiles (bit_agent.cuh), chosen per grid and GPU: as
+// many blocks of 32 / b warps as fill the multiprocessors b at a time, tiles as tall as shared
+// memory allows for b blocks, then just short enough that the tiles make whole waves. Of b = 1,
+// 2 or 4, the one with the least work per multiprocessor: waves x b x (H + G), the rows a
+// block computes per generation (halo included) times the blocks sharing a multiprocessor.
+struct BitPlan {
+  int generations = 0, blocks_per_multiprocessor = 0, warps = 0;
+  int tile_rows = 0;  // H + 2G
+  std::int64_t columns = 0, bands = 0;
+  std::size_t shared_bytes() const { return std::size_t(2) * std::size_t(tile_rows) * 32 * 4; }
+  std::string describe() const {
+    return std::to_string(generations) + " generations per pass, tiles 30 x " +
+           std::to_string(tile_rows - 2 * generations) + " words x rows, " + std::to_string(blocks_per_multiprocessor) +
+           " x " + std::to_string(warps) + " warps per multiprocessor";
+  }
+};
+
+BitPlan plan_bit_pass(std::int64_t words, std::int64_t height, int generations) {
+  int device = 0, multiprocessors = 0, shared_per_multiprocessor = 0, shared_per_block = 0;
+  CG_CUDA(cudaGetDevice(&device));
+  CG_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  CG_CUDA(cudaDeviceGetAttribute(&shared_per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  CG_CUDA(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int G = generations, row_bytes = 2 * 32 * 4;
+  BitPlan best;
+  double best_cost = 0;
+  for (int b : {1, 2, 4}) {
+    const int most_rows = std::min((shared_per_multiprocessor / b - 1024) / row_bytes, shared_per_block / row_bytes);
+    const std::int64_t most_written = std::min<std::int64_t>(most_rows - 2 * G, height);
+    if (most_written < 1) continue;
+    BitPlan p;
+    p.generations = G, p.blocks_per_multiprocessor = b, p.warps = 32 / b;
+    p.columns = (words + cuda::kTileWords - 1) / cuda::kTileWords;
+    const std::int64_t fewest_bands = (height + most_written - 1) / most_written;
+    const std::int64_t slots = std::int64_t(multiprocessors) * b;
+    const std::int64_t waves = (p.columns * fewest_bands + slots - 1) / slots;
+    const std::int64_t bands = std::clamp<std::int64_t>(waves * slots / p.columns, fewest_bands, height);
+    const std::int64_t written = (height + bands - 1) / bands;
+    p.bands = (height + written - 1) / written;
+    p.tile_rows = int(written + 2 * G);
+    const double cost = double(waves) * b * double(written + G);
+    if (!best.generations || cost < best_cost) best = p, best_cost = cost;
+  }
+  if (!best.generations) throw Error("the bit-packed kernel: this GPU's shared memory holds no tile");
+  return best;
+}
+
 // Bit per cell, 32 per word; G generations per launch (the rest of a run by smaller passes).
 class CudaBitGrid final : public Automaton {
  public:
   CudaBitGrid(const GridShape& shape, const LifeRule& rule, int generations_per_pass)
-      : shape_(shape), rule_(rule), generations_(generations_per_pass), width_(shape.size[0]), height_(shape.size[1]),
-        words_((width_ + 31) / 32), current_(std::size_t(words_ * height_)), next_(current_.size()),
-        warps_wanted_(std::int64_t(multiprocessors()) * 32) {
+      : shape_(shape), rule_(rule), generations_(generations_per_pass ? generations_per_pass : kAutoGenerations),
+        width_(shape.size[0]), height_(shape.size[1]), words_((width_ + 31) / 32),
+        current_(std::size_t(words_ * height_)), next_(current_.size()) {
     CG_CUDA(cudaMemset(current_.data(), 0, current_.size() * 4));
+    if (rule_.is_conway()) allow_shared_memory<ConwayLogic>();
+    else allow_shared_memory<TableLogic>();
   }
   std::string name() const override {
-    return "bitpacked (cuda, 32-bit words, " + std::to_string(generations_) + " generations per pass, " +
+    return "bitpacked (cuda, 32-bit words, " + plan(generations_).describe() + ", " +
            (rule_.is_conway() ? "B3/S23 logic)" : "table logic)");
   }
   const GridShape& shape() const override { return shape_; }
@@ -219,11 +275,40 @@ class CudaBitGrid final : public Automaton {
   std::uint64_t population() const override { return totals().second; }
 
  private:
+  // 32 generations a pass was the fastest on an H200 at every grid from 2048^2 to 65536^2:
+  // tiles are tall enough there that the 2G rows of halo cost less than reloading the tile.
+  static constexpr int kAutoGenerations = cuda::kMaxGenerations;
+
   std::pair<std::uint64_t, std::uint64_t> totals() const {
     return census([&](unsigned long long* t) {
       cuda::census_bits<<<grid_stride_blocks(words_ * height_), kBlockThreads>>>(current_.data(), width_, height_,
                                                                                  words_, t);
     });
+  }
+
+  const BitPlan& plan(int generations) const {
+    BitPlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
+    if (!p.generations) p = plan_bit_pass(words_, height_, generations);
+    return p;
+  }
+
+  template <class Logic>
+  void allow_shared_memory() {
+    int device = 0, most = 0;
+    CG_CUDA(cudaGetDevice(&device));
+    CG_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    allow_each<Logic>(most, std::make_integer_sequence<int, 6>{});
+  }
+  template <class Logic, int... I>
+  static void allow_each(int bytes, std::integer_sequence<int, I...>) {
+    (allow_one<(1 << I), Logic>(bytes), ...);
+  }
+  template <int G, class Logic>
+  static void allow_one(int bytes) {
+    CG_CUDA(cudaFuncSetAttribute(cuda::bit_generations<G, true, Logic>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 bytes));
+    CG_CUDA(cudaFuncSetAttribute(cuda::bit_generations<G, false, Logic>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 bytes));
   }
 
   template <class Logic>
@@ -244,20 +329,16 @@ class CudaBitGrid final : public Automaton {
     }
   }
 
-  // Strips as tall as 512 rows while the launch still has a few waves of warps; never shorter
-  // than the 2G rows of halo they read.
   template <int G, class Logic>
   void launch(const Logic& logic) {
-    const std::int64_t tiles = (words_ + cuda::kTileWords - 1) / cuda::kTileWords;
-    const std::int64_t fair = (height_ * tiles + warps_wanted_ - 1) / warps_wanted_;
-    const int strip_rows = int(std::clamp<std::int64_t>(fair, 2 * G, 512));
-    const std::int64_t strips = (height_ + strip_rows - 1) / strip_rows;
-    const std::int64_t blocks = (tiles * strips * 32 + kBlockThreads - 1) / kBlockThreads;
+    const BitPlan& p = plan(G);
+    const dim3 blocks(unsigned(p.columns), unsigned(p.bands));
     const cuda::BitGridView view{
         current_.data(), next_.data(), width_, height_, words_, shape_.edge, outside_live(shape_) ? ~0u : 0u};
     if (shape_.edge == Edge::fixed)
-      cuda::bit_generations<G, true><<<unsigned(blocks), kBlockThreads>>>(view, logic, tiles, strips, strip_rows);
-    else cuda::bit_generations<G, false><<<unsigned(blocks), kBlockThreads>>>(view, logic, tiles, strips, strip_rows);
+      cuda::bit_generations<G, true><<<blocks, unsigned(p.warps * 32), p.shared_bytes()>>>(view, logic, p.tile_rows);
+    else
+      cuda::bit_generations<G, false><<<blocks, unsigned(p.warps * 32), p.shared_bytes()>>>(view, logic, p.tile_rows);
   }
 
   GridShape shape_;
@@ -265,7 +346,7 @@ class CudaBitGrid final : public Automaton {
   int generations_;
   std::int64_t width_, height_, words_;
   DeviceArray<std::uint32_t> current_, next_;
-  std::int64_t warps_wanted_;
+  mutable BitPlan plans_[6];  // by pass length 1, 2, 4, ... 32, made when first needed
   std::uint64_t step_ = 0;
 };
 

@@ -204,6 +204,10 @@ TEST_CASE("dense: what a kernel cannot run is refused with the reason") {
   auto k = make_life_automaton(KernelKind::bitpacked, Device::cpu, shape2d(4, 4, Edge::periodic), life);
   CHECK_THROWS_AS(k->set_states(std::vector<std::uint8_t>(16, 2)), Error);
   CHECK_THROWS_AS(k->set_states(std::vector<std::uint8_t>(15, 0)), Error);
+  for (int generations : {-1, 33})
+    CHECK_THROWS_WITH_AS(
+        make_life_automaton(KernelKind::bitpacked, Device::cpu, shape2d(4, 4, Edge::periodic), life, {0, generations}),
+        "generations per pass must be from 1 to 32, or 0 for the kernel's choice", Error);
 }
 
 TEST_CASE("dense: cellgraph compare checks every kernel against the graph engine") {

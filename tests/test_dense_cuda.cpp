@@ -23,7 +23,7 @@ GridShape grid_shape(int dims, std::int64_t w, std::int64_t h, std::int64_t d, E
 }
 
 void check_gpu(const GridShape& shape, const std::string& rule_name, const std::vector<std::uint64_t>& chunks,
-               double density = 0.4, int generations_per_pass = 16) {
+               double density = 0.4, int generations_per_pass = 0) {
   test::check_kernels_against_graph(Device::cuda, shape, rule_name, {KernelKind::byte, KernelKind::bitpacked}, chunks,
                                     density, {0, generations_per_pass});
 }
@@ -38,10 +38,15 @@ TEST_SUITE("gpu") {
                                  std::pair{Edge::reflective, 0u}})
         for (const char* rule : {"B3/S23", "B36/S23", "B2/S", "B3678/S34678", "/2/3"})
           check_gpu(grid_shape(2, w, h, 1, edge, value), rule, {1, 2, 13, 31, 40});
-    // Several tiles and strips per pass, every pass length, 32 generations per pass.
-    for (Edge edge : {Edge::periodic, Edge::fixed, Edge::reflective}) {
-      check_gpu(grid_shape(2, 2011, 1501, 1, edge), "B3/S23", {1, 63, 100}, 0.5);
-      check_gpu(grid_shape(2, 997, 1031, 1, edge), "B36/S23", {1, 70}, 0.5, 32);
+    // Tiles across and down (edge tiles on every side), every pass length, the kernel's choice
+    // of pass and set ones; live and dead fixed outsides.
+    for (auto [edge, value] : {std::pair{Edge::periodic, 0u}, std::pair{Edge::fixed, 0u}, std::pair{Edge::fixed, 1u},
+                               std::pair{Edge::reflective, 0u}}) {
+      check_gpu(grid_shape(2, 2011, 1501, 1, edge, value), "B3/S23", {1, 63, 100}, 0.5);
+      check_gpu(grid_shape(2, 997, 1031, 1, edge, value), "B36/S23", {1, 70}, 0.5, 32);
+      check_gpu(grid_shape(2, 4100, 700, 1, edge, value), "B3/S23", {33, 8}, 0.5, 8);
+      check_gpu(grid_shape(2, 40, 5000, 1, edge, value), "B3678/S34678", {5, 16}, 0.5, 1);
+      check_gpu(grid_shape(2, 1024, 600, 1, edge, value), "B38/S238", {40}, 0.5, 16);
     }
   }
 

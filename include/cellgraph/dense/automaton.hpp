@@ -37,7 +37,7 @@ struct GridShape {
 class Automaton {
  public:
   virtual ~Automaton() = default;
-  virtual std::string name() const = 0;  // "bitpacked (cuda, 32-bit words, 16 generations per pass)"
+  virtual std::string name() const = 0;  // "bitpacked (cuda, 32-bit words, 32 generations per pass, ...)"
   virtual const GridShape& shape() const = 0;
 
   virtual void advance(std::uint64_t steps) = 0;  // returns when the steps are done
@@ -59,8 +59,8 @@ class Automaton {
 };
 
 struct KernelOptions {
-  int threads = 0;                // CPU threads; 0: all
-  int generations_per_pass = 16;  // bit-packed on the GPU: generations fused per launch, 1 to 32
+  int threads = 0;               // CPU threads; 0: all
+  int generations_per_pass = 0;  // bit-packed on the GPU: generations fused per launch, 1 to 32; 0: chosen
 };
 
 // Throws Error when the kernel does not support the grid, rule or boundary (the message says
