@@ -16,7 +16,7 @@ std::unique_ptr<Automaton> make_cpu_bitpacked(const GridShape& shape, const Life
 std::unique_ptr<Automaton> make_cpu_bitpacked_cloud(const GridShape& shape, const CloudRule& rule, int threads);
 
 #if CELLGRAPH_HAVE_CUDA
-std::unique_ptr<Automaton> make_cuda_byte_life(const GridShape& shape, const LifeRule& rule);
+std::unique_ptr<Automaton> make_cuda_byte_life(const GridShape& shape, const LifeRule& rule, int generations_per_pass);
 std::unique_ptr<Automaton> make_cuda_byte_elementary(const GridShape& shape, const ElementaryRule& rule);
 std::unique_ptr<Automaton> make_cuda_bitpacked(const GridShape& shape, const LifeRule& rule, int generations_per_pass);
 std::unique_ptr<Automaton> make_cuda_bitpacked_cloud(const GridShape& shape, const CloudRule& rule);

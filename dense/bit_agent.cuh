@@ -36,18 +36,6 @@ struct BitGridView {
   std::uint32_t outside;  // a word of the fixed outside: all ones when it is live
 };
 
-// The image of c when it is at most one axis length outside [0, n) (the common case: no
-// division); otherwise boundary.hpp's general image().
-__device__ __forceinline__ std::int64_t near_image(std::int64_t c, std::int64_t n, Edge edge) {
-  if (c >= 0 && c < n) return c;
-  if (edge == Edge::fixed) return -1;
-  if (c >= -n && c < 2 * n) {
-    if (edge == Edge::periodic) return c < 0 ? c + n : c - n;
-    return c < 0 ? -1 - c : 2 * n - 1 - c;
-  }
-  return image(c, n, edge);
-}
-
 // Word column j = first + lane (any integer) of row y (any integer) of the grid of images, for
 // every lane of the warp at once (all 32 lanes call it). A word across or beyond an x edge is
 // assembled a bit per lane with a ballot, so edge tiles cost a load per lane, not 32.

@@ -1,21 +1,28 @@
-// Agent of the byte GPU kernel on 2D Moore grids: each thread owns a column of 16 cells (one
-// 16-byte load per row) and walks down a strip of rows, keeping the three-cell live sums of
-// the last two rows; live flags and sums are added four cells per 32-bit word (SIMD within a
-// register), the neighbor cells beyond the column come from the next lanes by shuffles. Each
-// cell is read once and written once per step: the kernel is bound by memory bandwidth.
-// The rule is a byte-permute lookup for two-state rules, else a (state, count) table in shared
-// memory filled from LifeRule::next.
+// Agent of the byte GPU kernel on 2D Moore grids: one block runs G generations of a tile in
+// shared memory, as the bit-packed agent does with bits.
+//
+// A lane holds a column of 16 cells (one 16-byte access per row); a tile is 32 lanes wide, of
+// which lanes 0 and 31 are halo, so it writes the 480 cells of lanes 1..30. It is G rows of
+// halo above and below the rows it writes. Each generation turns one shared buffer into the
+// other, the rows split among the block's warps; the last one goes straight to memory. Live
+// flags and three-cell sums are added four cells per 32-bit word (SIMD within a register), the
+// cells just beyond a lane's column come from the next lanes by shuffles. The halo lanes go
+// wrong from the tile edge inwards, a cell per generation: G <= 16 keeps lanes 1..30 right.
+//
+// One generation a launch read and wrote every cell from memory, and stayed at 47-65% of the
+// copy bound (an H200, 8192^2 to 65536^2); G generations a launch move 2/G bytes an update.
+// Coordinates outside the grid read their image (boundary.hpp), as in the bit-packed agent.
 #pragma once
 #include <cstdint>
 
 #include "cellgraph/dense/boundary.hpp"
-#include "cellgraph/dense/rule.hpp"
+#include "dense/byte_rules.cuh"
 
 namespace cellgraph::dense::cuda {
 
-constexpr int kByteLanes = 16;  // cells per thread
-constexpr int kMaxCount = 9;    // count bytes go up to 8 (9 in the padding)
-constexpr int kRuleTableSize = 256 * (kMaxCount + 1);
+constexpr int kByteLanes = 16;        // cells per lane
+constexpr int kByteTileColumns = 30;  // 16-cell columns a tile writes per row
+constexpr int kMaxByteGenerations = 16;
 
 struct ByteGridView {
   const std::uint8_t* in;
@@ -30,185 +37,143 @@ struct Cells16 {
   std::uint32_t word[4];
 };
 
-__device__ __forceinline__ std::uint32_t live4(std::uint32_t cells) {
-  return __vcmpeq4(cells, 0x01010101u) & 0x01010101u;  // 1 in each byte whose state is 1
+__device__ __forceinline__ Cells16 cells_of(uint4 v) { return {{v.x, v.y, v.z, v.w}}; }
+__device__ __forceinline__ uint4 vector_of(const Cells16& c) {
+  return make_uint4(c.word[0], c.word[1], c.word[2], c.word[3]);
 }
 
-// The rule as a (state, count) table in shared memory, entry 10 * state + count, filled from
-// LifeRule::next: any Life-like or Generations rule, a byte lookup per cell.
-struct TableRule {
-  const std::uint8_t* table;
-
-  __device__ __forceinline__ std::uint32_t next4(std::uint32_t cells, std::uint32_t count) const {
-    std::uint32_t out = 0;
+// The 16 cells of column j = first + lane (any integer) of row y (any integer) of the grid of
+// images. A column across or beyond an x edge is read a cell at a time through the boundary.
+__device__ __forceinline__ Cells16 load_image_cells(const ByteGridView& g, std::int64_t y, std::int64_t first,
+                                                    bool needed) {
+  const std::uint32_t outside4 = 0x01010101u * g.outside;
+  const std::int64_t row = near_image(y, g.height, g.edge);
+  if (row < 0) return {{outside4, outside4, outside4, outside4}};
+  if (!needed) return {{0, 0, 0, 0}};
+  const std::uint8_t* cells = g.in + row * g.pitch;
+  const std::int64_t x0 = kByteLanes * (first + (threadIdx.x & 31));
+  if (x0 >= 0 && x0 + kByteLanes <= g.width) return cells_of(__ldg(reinterpret_cast<const uint4*>(cells + x0)));
+  Cells16 c{{0, 0, 0, 0}};
 #pragma unroll
-    for (int b = 0; b < 4; ++b) {
-      const std::uint32_t state = (cells >> (8 * b)) & 0xFFu, n = (count >> (8 * b)) & 0xFFu;
-      out |= std::uint32_t(table[state * (kMaxCount + 1) + n]) << (8 * b);
-    }
-    return out;
+  for (int i = 0; i < kByteLanes; ++i) {
+    const std::int64_t x = near_image(x0 + i, g.width, g.edge);
+    c.word[i / 4] |= std::uint32_t(x < 0 ? g.outside : __ldg(cells + x)) << (8 * (i % 4));
   }
-};
-
-__device__ __forceinline__ void fill_rule_table(const LifeRule& rule, std::uint8_t* table) {
-  for (int i = threadIdx.x; i < kRuleTableSize; i += blockDim.x) {
-    const int state = i / (kMaxCount + 1), count = i % (kMaxCount + 1);
-    table[i] = state < int(rule.states) ? rule.next(std::uint8_t(state), std::uint32_t(count)) : 0;
-  }
+  return c;
 }
 
-// Two-state rules, four cells a word with no memory access: each count byte (0..8) selects a
-// byte of an 8-byte born or survive table with one byte permute (PRMT), and count 8 is patched
-// in where the rule has it. About 8 instructions for 4 cells against some 24 for the table,
-// which made the kernel instruction-bound below the copy bound.
-struct TwoStateRule {
-  // Byte c of the pair (low, high): 1 when count c (0..7) gives a live cell. Plain members, not
-  // arrays, so that a kernel keeps them in registers rather than in a local-memory copy.
-  std::uint32_t born_low = 0, born_high = 0, survive_low = 0, survive_high = 0;
-  std::uint32_t born8 = 0, survive8 = 0;  // 0x01010101 when count 8 does
-
-  TwoStateRule() = default;
-  explicit TwoStateRule(const LifeRule& rule) {
-    for (int c = 0; c < 8; ++c) {
-      (c < 4 ? born_low : born_high) |= std::uint32_t(rule.next(0, std::uint32_t(c))) << (8 * (c % 4));
-      (c < 4 ? survive_low : survive_high) |= std::uint32_t(rule.next(1, std::uint32_t(c))) << (8 * (c % 4));
-    }
-    born8 = 0x01010101u * rule.next(0, 8);
-    survive8 = 0x01010101u * rule.next(1, 8);
-  }
-
-  __device__ __forceinline__ std::uint32_t next4(std::uint32_t cells, std::uint32_t count) const {
-    const std::uint32_t low = count & 0x07070707u;
-    const std::uint32_t select = __byte_perm(low | (low >> 4), 0, 0x4420);  // a nibble per count
-    std::uint32_t if_dead = __byte_perm(born_low, born_high, select);
-    std::uint32_t if_live = __byte_perm(survive_low, survive_high, select);
-    if (born8 | survive8) {  // the same for every thread
-      const std::uint32_t eight = __vcmpeq4(count, 0x08080808u);
-      if_dead = (if_dead & ~eight) | (born8 & eight);
-      if_live = (if_live & ~eight) | (survive8 & eight);
-    }
-    const std::uint32_t live = cells * 0xFFu;  // 0xFF in each byte whose cell is live
-    return (if_live & live) | (if_dead & ~live);
-  }
-};
-
-// One row as this thread sees it: its 16 cells, their live flags with the edge fix-up applied,
-// and the three-cell live sums.
-struct ByteRow {
-  Cells16 cells, live, sums;
-};
-
-// The row standing for y (any integer), or nullptr for the outside of a fixed boundary.
-__device__ __forceinline__ const std::uint8_t* row_cells(const ByteGridView& g, std::int64_t y) {
-  const std::int64_t source = image(y, g.height, g.edge);
-  return source < 0 ? nullptr : g.in + source * g.pitch;
-}
-
-// Everything a thread reads of a row: its 16 cells and the live flags of the cells just beyond
-// its column that no neighbor lane holds (lane 0's left, lane 31's right, the grid's edges).
-// Issued a row ahead of its use, so that every load of the row is in flight together.
-struct FetchedRow {
-  Cells16 cells;
-  std::uint32_t left_live, right_live, after_live;  // after: the cell past the grid's last column
-};
-
-__device__ __forceinline__ FetchedRow fetch_row(const ByteGridView& g, const std::uint8_t* cells, std::int64_t first) {
-  const std::uint32_t outside_live = g.outside == 1;
-  if (!cells) {
-    const std::uint32_t word = 0x01010101u * g.outside;
-    return {{{word, word, word, word}}, outside_live, outside_live, outside_live};
-  }
-  FetchedRow f{{{0, 0, 0, 0}}, 0, 0, 0};
-  if (first < g.pitch) {
-    const uint4 v = __ldg(reinterpret_cast<const uint4*>(cells + first));
-    f.cells = {{v.x, v.y, v.z, v.w}};
-  }
-  auto live_at = [&](std::int64_t x) -> std::uint32_t {  // x in [-1, W]
-    const std::int64_t sx = image(x, g.width, g.edge);
-    return sx < 0 ? outside_live : __ldg(cells + sx) == 1;
-  };
-  const int lane = threadIdx.x & 31;
-  if (first == 0) f.left_live = live_at(-1);
-  else if (lane == 0 && first <= g.pitch) f.left_live = __ldg(cells + first - 1) == 1;
-  if (lane == 31 && first + kByteLanes < g.pitch) f.right_live = __ldg(cells + first + kByteLanes) == 1;
-  if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) f.after_live = live_at(g.width);
-  return f;
-}
-
-__device__ __forceinline__ ByteRow finish_row(const ByteGridView& g, const FetchedRow& fetched, std::int64_t first) {
-  ByteRow r;
-  r.cells = fetched.cells;
-  const int lane = threadIdx.x & 31;
+// Bytes of the lane's column that lie inside the grid, 0xFF each (a fixed outside is restored
+// elsewhere).
+__device__ __forceinline__ Cells16 inside_bytes(const ByteGridView& g, std::int64_t j) {
+  Cells16 mask{{0, 0, 0, 0}};
 #pragma unroll
-  for (int k = 0; k < 4; ++k) r.live.word[k] = live4(r.cells.word[k]);
-  // Live flags of the cells just left and right of the column: from the neighbor lanes.
-  std::uint32_t left_live = __shfl_up_sync(0xFFFFFFFFu, r.live.word[3], 1) >> 24;
-  std::uint32_t right_live = __shfl_down_sync(0xFFFFFFFFu, r.live.word[0], 1) & 1u;
-  if (lane == 0 || first == 0) left_live = fetched.left_live;
-  if (lane == 31) right_live = fetched.right_live;
-  if (first <= g.width - 1 && g.width - 1 < first + kByteLanes) {  // the column of the last cell
-    const int t = int(g.width - first);                            // cells of this column in the grid
-    if (t < kByteLanes) {
-      // Every word written through a select: a store to word t / 4 alone became a local-memory
-      // array that every row of every thread paid for.
-      const int shift = 8 * (t % 4);
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const bool patched = k == t / 4;
-        const std::uint32_t keep = patched ? ~(0xFFu << shift) : ~0u, put = patched ? fetched.after_live << shift : 0u;
-        r.live.word[k] = (r.live.word[k] & keep) | put;
-      }
-    } else {
-      right_live = fetched.after_live;
-    }
+  for (int i = 0; i < kByteLanes; ++i) {
+    const std::int64_t x = kByteLanes * j + i;
+    mask.word[i / 4] |= std::uint32_t(x >= 0 && x < g.width ? 0xFFu : 0u) << (8 * (i % 4));
   }
+  return mask;
+}
+
+// A row as a generation needs it: its live flags and their three-cell sums.
+struct ByteSums {
+  Cells16 live, sums;
+};
+
+template <class Rule>
+__device__ __forceinline__ ByteSums row_sums(const Cells16& cells, const Rule& rule) {
+  ByteSums r;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) r.live.word[k] = rule.live4(cells.word[k]);
+  const std::uint32_t left = __shfl_up_sync(0xFFFFFFFFu, r.live.word[3], 1) >> 24;
+  const std::uint32_t right = __shfl_down_sync(0xFFFFFFFFu, r.live.word[0], 1) & 1u;
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    const std::uint32_t before = k ? r.live.word[k - 1] >> 24 : left_live;
-    const std::uint32_t next = k < 3 ? r.live.word[k + 1] & 1u : right_live;
-    r.sums.word[k] = ((r.live.word[k] << 8) | before) + r.live.word[k] + ((r.live.word[k] >> 8) | (next << 24));
+    const std::uint32_t before = k ? r.live.word[k - 1] >> 24 : left;
+    const std::uint32_t after = k < 3 ? r.live.word[k + 1] & 1u : right;
+    r.sums.word[k] = ((r.live.word[k] << 8) | before) + r.live.word[k] + ((r.live.word[k] >> 8) | (after << 24));
   }
   return r;
 }
 
-__device__ __forceinline__ ByteRow load_byte_row(const ByteGridView& g, std::int64_t y, std::int64_t first) {
-  return finish_row(g, fetch_row(g, row_cells(g, y), first), first);
-}
+// Where a tile sits: tile rows r = 0 .. rows-1 stand for grid rows top + r.
+struct ByteTile {
+  std::int64_t top;
+  std::int64_t first;  // the 16-cell column of lane 0
+  int rows;
+};
 
-template <class Rule>
-__device__ __forceinline__ void run_byte_strip(const ByteGridView& g, const Rule& rule, std::int64_t column,
-                                               std::int64_t first_row, int rows) {
-  const std::int64_t first = column * kByteLanes;
-  const bool stores = first < g.width;
-  ByteRow above = load_byte_row(g, first_row - 1, first);
-  ByteRow here = load_byte_row(g, first_row, first);
-  FetchedRow ahead = fetch_row(g, row_cells(g, first_row + 1), first);  // row y + 1, in flight
-  for (int i = 0; i < rows; ++i) {
-    const std::int64_t y = first_row + i;
-    const FetchedRow further = i + 1 < rows ? fetch_row(g, row_cells(g, y + 2), first) : FetchedRow{};
-    const ByteRow below = finish_row(g, ahead, first);
-    Cells16 next;
+// The fixed outside: rows of the tile outside the grid, and the columns' bytes outside it.
+struct ByteOutside {
+  Cells16 inside;
+  std::uint32_t outside4;
+  int inside_lo, inside_hi;
+};
+
+// One generation of rows [r0, r1) of a warp: `in` rows r0-1 .. r1 to `next(r, cells)`.
+template <bool kFixed, class Rule, class Next>
+__device__ __forceinline__ void step_byte_rows(const uint4* in, int r0, int r1, const Rule& rule,
+                                               const ByteOutside& fixed, Next next) {
+  const int lane = threadIdx.x & 31;
+  Cells16 here_cells = cells_of(in[r0 * 32 + lane]);
+  ByteSums above = row_sums(cells_of(in[(r0 - 1) * 32 + lane]), rule), here = row_sums(here_cells, rule);
+#pragma unroll 2
+  for (int r = r0; r < r1; ++r) {
+    const Cells16 below_cells = cells_of(in[(r + 1) * 32 + lane]);
+    const ByteSums below = row_sums(below_cells, rule);
+    Cells16 cells;
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
-      // Neighbors: the 3x3 sum less the cell itself; at most 8 (9 in padding bytes).
       const std::uint32_t count = above.sums.word[k] + here.sums.word[k] + below.sums.word[k] - here.live.word[k];
-      next.word[k] = rule.next4(here.cells.word[k], count);
+      cells.word[k] = rule.next4(here_cells.word[k], count);
+      if (kFixed)
+        cells.word[k] = r < fixed.inside_lo || r >= fixed.inside_hi
+                            ? fixed.outside4
+                            : (cells.word[k] & fixed.inside.word[k]) | (fixed.outside4 & ~fixed.inside.word[k]);
     }
-    if (stores) {
-      const std::int64_t t = g.width - first;  // keep the row's padding 0
-      if (t < kByteLanes)
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-#pragma unroll
-          for (int b = 0; b < 4; ++b)
-            if (4 * k + b >= t) next.word[k] &= ~(0xFFu << (8 * b));
-      *reinterpret_cast<uint4*>(g.out + y * g.pitch + first) =
-          make_uint4(next.word[0], next.word[1], next.word[2], next.word[3]);
-    }
+    next(r, cells);
     above = here;
     here = below;
-    ahead = further;
+    here_cells = below_cells;
   }
+}
+
+// The block's G generations of `tile` (rows = H + 2G), in `shared` (2 x rows x 32 x 16 bytes).
+template <int G, bool kFixed, class Rule>
+__device__ __forceinline__ void run_byte_tile(const ByteGridView& g, const Rule& rule, const ByteTile& tile,
+                                              uint4* shared) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const std::int64_t j = tile.first + lane, columns = (g.width + kByteLanes - 1) / kByteLanes;
+  const bool needed = j <= columns;  // lanes further right feed nothing that is stored
+  ByteOutside fixed{{{~0u, ~0u, ~0u, ~0u}}, 0x01010101u * g.outside, 0, tile.rows};
+  fixed.inside_lo = int(tile.top < 0 ? -tile.top : 0);
+  fixed.inside_hi = int(g.height - tile.top < tile.rows ? g.height - tile.top : tile.rows);
+  if (kFixed) fixed.inside = inside_bytes(g, j);
+  uint4* buffer[2] = {shared, shared + tile.rows * 32};
+#pragma unroll 4
+  for (int r = warp; r < tile.rows; r += warps)
+    buffer[0][r * 32 + lane] = vector_of(load_image_cells(g, tile.top + r, tile.first, needed));
+  __syncthreads();
+#pragma unroll 1
+  for (int s = 0; s < G - 1; ++s) {
+    const int lo = s + 1, n = tile.rows - 2 * s - 2;
+    uint4* out = buffer[(s + 1) & 1];
+    step_byte_rows<kFixed>(buffer[s & 1], lo + n * warp / warps, lo + n * (warp + 1) / warps, rule, fixed,
+                           [&](int r, const Cells16& cells) { out[r * 32 + lane] = vector_of(cells); });
+    __syncthreads();
+  }
+  // The last generation: rows G .. rows-G-1, straight to memory, the row's padding kept 0.
+  const int n = tile.rows - 2 * G;
+  const bool stores = lane >= 1 && lane <= kByteTileColumns && j < columns;
+  const std::int64_t in_grid = g.width - kByteLanes * j;  // cells of the column inside the grid
+  Cells16 keep{{~0u, ~0u, ~0u, ~0u}};
+  if (in_grid < kByteLanes) keep = inside_bytes(g, j);
+  step_byte_rows<kFixed>(
+      buffer[(G - 1) & 1], G + n * warp / warps, G + n * (warp + 1) / warps, rule, fixed, [&](int r, Cells16 cells) {
+#pragma unroll
+        for (int k = 0; k < 4; ++k) cells.word[k] &= keep.word[k];
+        if (stores && r < fixed.inside_hi)
+          *reinterpret_cast<uint4*>(g.out + (tile.top + r) * g.pitch + kByteLanes * j) = vector_of(cells);
+      });
 }
 
 }  // namespace cellgraph::dense::cuda

@@ -1,8 +1,9 @@
-// Kernels of the dense GPU automata: the two agents' launch wrappers (bit-packed tiles, byte
-// strips), the per-cell stencil kernel for the other grids (1D, 3D, von Neumann) and elementary
+// Kernels of the dense GPU automata: the two agents' launch wrappers (bit-packed and byte
+// tiles), the per-cell stencil kernel for the other grids (1D, 3D, von Neumann) and elementary
 // rules, and the fill and census kernels every layout shares.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "cellgraph/dense/cell_hash.hpp"
 #include "dense/bit_agent.cuh"
@@ -12,7 +13,6 @@
 namespace cellgraph::dense::cuda {
 
 constexpr int kBlockThreads = 128;
-constexpr int kByteBlocksPerMultiprocessor = 8;  // the byte kernel's occupancy: 64 registers a thread
 
 // Bit-packed: block (x, y) runs the tile of word columns 30x - 1 .. 30x + 30 and rows
 // y * H - G .. (y + 1) * H + G - 1, in dynamic shared memory of 2 x (H + 2G) x 32 words.
@@ -24,28 +24,22 @@ __global__ void __launch_bounds__(1024) bit_generations(BitGridView g, Logic log
   run_bit_tile<G, kFixed>(g, logic, tile, tile_words);
 }
 
-// Byte, 2D Moore: block (x, y) runs columns x * 128 .. and the strip of rows y. Registers are
-// capped so that 8 blocks fit a multiprocessor: the kernel lives on loads in flight (72
-// registers and 7 blocks gave 65% of the copy bound on an H100, 64 and 8 gave 75%).
-template <class Rule>
-__device__ __forceinline__ void run_byte_block(const ByteGridView& g, const Rule& rule, int strip_rows) {
-  const std::int64_t column = std::int64_t(blockIdx.x) * kBlockThreads + threadIdx.x;
-  const std::int64_t first_row = std::int64_t(blockIdx.y) * strip_rows;
-  const int rows = int(g.height - first_row < strip_rows ? g.height - first_row : strip_rows);
-  run_byte_strip(g, rule, column, first_row, rows);
-}
-
-__global__ void __launch_bounds__(kBlockThreads, kByteBlocksPerMultiprocessor)
-    byte_moore_step(ByteGridView g, LifeRule rule, int strip_rows) {
-  __shared__ std::uint8_t table[kRuleTableSize];
-  fill_rule_table(rule, table);
-  __syncthreads();
-  run_byte_block(g, TableRule{table}, strip_rows);
-}
-
-__global__ void __launch_bounds__(kBlockThreads, kByteBlocksPerMultiprocessor)
-    byte_moore_two_state_step(ByteGridView g, TwoStateRule rule, int strip_rows) {
-  run_byte_block(g, rule, strip_rows);
+// Byte, 2D Moore: block (x, y) runs the tile of 16-cell columns 30x - 1 .. 30x + 30 and rows
+// y * H - G .. (y + 1) * H + G - 1, in dynamic shared memory of 2 x (H + 2G) x 512 bytes.
+// Two-state rules come as a TwoStateRule; others as the LifeRule whose table the block fills.
+template <int G, bool kFixed, class RuleParameter>
+__global__ void __launch_bounds__(1024) byte_generations(ByteGridView g, RuleParameter rule, int tile_rows) {
+  extern __shared__ uint4 tile_cells[];
+  const int H = tile_rows - 2 * G;
+  const ByteTile tile{std::int64_t(blockIdx.y) * H - G, std::int64_t(blockIdx.x) * kByteTileColumns - 1, tile_rows};
+  if constexpr (std::is_same_v<RuleParameter, LifeRule>) {
+    __shared__ std::uint8_t table[kRuleTableSize];
+    fill_rule_table(rule, table);
+    __syncthreads();
+    run_byte_tile<G, kFixed>(g, TableRule{table}, tile, tile_cells);
+  } else {
+    run_byte_tile<G, kFixed>(g, rule, tile, tile_cells);
+  }
 }
 
 // A cell's state at (x, y, z) + offset through the boundary; `outside` when fixed.

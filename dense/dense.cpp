@@ -49,7 +49,7 @@ std::unique_ptr<Automaton> make_life_automaton(KernelKind kind, Device device, c
                                     : make_cpu_bitpacked(shape, rule, options.threads);
 #if CELLGRAPH_HAVE_CUDA
   if (!cuda_device_available()) throw Error("the cuda " + kernel + " kernel: no CUDA device is available");
-  return kind == KernelKind::byte ? make_cuda_byte_life(shape, rule)
+  return kind == KernelKind::byte ? make_cuda_byte_life(shape, rule, options.generations_per_pass)
                                   : make_cuda_bitpacked(shape, rule, options.generations_per_pass);
 #else
   throw Error("this build of cellgraph has no CUDA backend (configure where nvcc is found)");

@@ -1,5 +1,5 @@
 // Dispatch layer of the dense GPU kernels: device buffers, launch shapes, the host side of the
-// Automaton interface. Agents: bit_agent.cuh (bit-packed tiles), byte_agent.cuh (byte strips);
+// Automaton interface. Agents: bit_agent.cuh (bit-packed tiles), byte_agent.cuh (byte tiles);
 // kernels: cell_kernels.cuh.
 #include <algorithm>
 #include <string>
@@ -21,13 +21,6 @@ int grid_stride_blocks(std::int64_t items) {
   return int(std::min<std::int64_t>((items + kBlockThreads - 1) / kBlockThreads, 65536));
 }
 
-int multiprocessors() {
-  int device = 0, count = 0;
-  CG_CUDA(cudaGetDevice(&device));
-  CG_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
 // Hash and population of a layout, by one census kernel into two device counters.
 template <class Launch>
 std::pair<std::uint64_t, std::uint64_t> census(Launch launch) {
@@ -40,7 +33,84 @@ std::pair<std::uint64_t, std::uint64_t> census(Launch launch) {
   return {host[0], host[1]};
 }
 
-// Byte per cell, rows of `pitch` bytes: 16-byte aligned rows for the 2D Moore strips, packed
+// How a pass of G generations is cut into tiles (bit_agent.cuh, byte_agent.cuh), chosen per
+// grid and GPU: as many blocks of 32 / b warps as fill the multiprocessors b at a time, tiles as
+// tall as shared memory allows for b blocks, then just short enough that the tiles make whole
+// waves. Of b = 1, 2 or 4, the one with the least work per multiprocessor: waves x b x (H + G),
+// the rows a block computes per generation (halo included) times the blocks sharing a
+// multiprocessor.
+struct TilePlan {
+  int generations = 0, blocks_per_multiprocessor = 0, warps = 0;
+  int tile_rows = 0;  // H + 2G
+  std::int64_t columns = 0, bands = 0;
+  std::size_t shared_bytes = 0;  // dynamic, per block
+  std::string describe(const std::string& width) const {
+    return std::to_string(generations) + " generations per pass, tiles " + width + " x " +
+           std::to_string(tile_rows - 2 * generations) + " rows, " + std::to_string(blocks_per_multiprocessor) + " x " +
+           std::to_string(warps) + " warps per multiprocessor";
+  }
+};
+
+// lanes: the grid's columns of lanes (a word or 16 cells each), a tile writing 30 of them;
+// row_bytes: shared memory per tile row (both buffers); reserved: static shared memory a block.
+TilePlan plan_tiles(std::int64_t lanes, std::int64_t height, int generations, int row_bytes, int reserved) {
+  int device = 0, multiprocessors = 0, shared_per_multiprocessor = 0, shared_per_block = 0;
+  CG_CUDA(cudaGetDevice(&device));
+  CG_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  CG_CUDA(cudaDeviceGetAttribute(&shared_per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  CG_CUDA(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int G = generations;
+  TilePlan best;
+  double best_cost = 0;
+  for (int b : {1, 2, 4}) {
+    const int block_bytes = std::min(shared_per_multiprocessor / b - 1024, shared_per_block) - reserved;
+    const std::int64_t most_written = std::min<std::int64_t>(block_bytes / row_bytes - 2 * G, height);
+    if (most_written < 1) continue;
+    TilePlan p;
+    p.generations = G, p.blocks_per_multiprocessor = b, p.warps = 32 / b;
+    p.columns = (lanes + 29) / 30;
+    const std::int64_t fewest_bands = (height + most_written - 1) / most_written;
+    const std::int64_t slots = std::int64_t(multiprocessors) * b;
+    const std::int64_t waves = (p.columns * fewest_bands + slots - 1) / slots;
+    const std::int64_t bands = std::clamp<std::int64_t>(waves * slots / p.columns, fewest_bands, height);
+    const std::int64_t written = (height + bands - 1) / bands;
+    p.bands = (height + written - 1) / written;
+    p.tile_rows = int(written + 2 * G);
+    p.shared_bytes = std::size_t(p.tile_rows) * std::size_t(row_bytes);
+    const double cost = double(waves) * b * double(written + G);
+    if (!best.generations || cost < best_cost) best = p, best_cost = cost;
+  }
+  if (!best.generations) throw Error("the dense kernels: this GPU's shared memory holds no tile");
+  return best;
+}
+
+// The largest pass of 1, 2, 4, ... `most` generations not above `left` and `setting`.
+int pass_length(std::uint64_t left, int setting, int most) {
+  int pass = 1;
+  while (pass * 2 <= most && std::uint64_t(pass * 2) <= left && pass * 2 <= setting) pass *= 2;
+  return pass;
+}
+
+// Calls f(std::integral_constant<int, G>) for G = 1, 2, 4, .. 2^(n - 1), given
+// std::make_integer_sequence<int, n>: once per instantiated pass length.
+template <class F, int... I>
+void for_each_pass_length(const F& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, (1 << I)>{}), ...);
+}
+
+// Lets a tile kernel take the most dynamic shared memory a block may have beside its static.
+template <class Kernel>
+void allow_largest_tiles(Kernel* kernel) {
+  int device = 0, most = 0;
+  CG_CUDA(cudaGetDevice(&device));
+  CG_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes attributes{};
+  CG_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+  CG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               most - int(attributes.sharedSizeBytes)));
+}
+
+// Byte per cell, rows of `pitch` bytes: 16-byte aligned rows for the 2D Moore tiles, packed
 // rows for the per-cell stencil kernels.
 class CudaByteGrid : public Automaton {
  public:
@@ -55,8 +125,8 @@ class CudaByteGrid : public Automaton {
   double bytes_per_update() const override { return 2.0; }
 
   void advance(std::uint64_t steps) override {
-    for (std::uint64_t s = 0; s < steps; ++s) {
-      launch_step();
+    for (std::uint64_t left = steps; left > 0;) {
+      left -= std::uint64_t(launch_pass(left));
       CG_CUDA_LAUNCHED();
       current_.swap(next_);
     }
@@ -85,7 +155,8 @@ class CudaByteGrid : public Automaton {
   std::uint64_t population() const override { return totals().second; }
 
  protected:
-  virtual void launch_step() = 0;
+  // Launches one pass of at most `left` steps; returns how many it runs.
+  virtual int launch_pass(std::uint64_t left) = 0;
   std::pair<std::uint64_t, std::uint64_t> totals() const {
     return census([&](unsigned long long* t) {
       cuda::census_bytes<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(current_.data(), width_, rows_, pitch_,
@@ -111,42 +182,87 @@ class CudaByteGrid : public Automaton {
 
 class CudaByteLife final : public CudaByteGrid {
  public:
-  CudaByteLife(const GridShape& shape, const LifeRule& rule)
-      : CudaByteGrid(shape, rule.states, strips(shape) ? (shape.size[0] + 15) / 16 * 16 : shape.size[0]), rule_(rule),
-        column_blocks_((pitch_ / cuda::kByteLanes + kBlockThreads - 1) / kBlockThreads),
-        strip_rows_(strip_rows(rows_, column_blocks_, multiprocessors())) {}
-  std::string name() const override {
-    if (!strips(shape_)) return "byte (cuda, a thread per cell)";
-    return std::string("byte (cuda, 16-cell columns, SWAR counts, ") +
-           (rule_.two_state() ? "byte-permute rule" : "table rule") + ", " + std::to_string(strip_rows_) +
-           "-row strips)";
+  CudaByteLife(const GridShape& shape, const LifeRule& rule, int generations_per_pass)
+      : CudaByteGrid(shape, rule.states, tiles(shape) ? (shape.size[0] + 15) / 16 * 16 : shape.size[0]), rule_(rule),
+        generations_(
+            std::min(generations_per_pass ? generations_per_pass : kAutoGenerations, cuda::kMaxByteGenerations)) {
+    if (!tiles(shape_)) return;
+    for_each_pass_length(
+        [](auto g) {
+          allow_largest_tiles(cuda::byte_generations<decltype(g)::value, false, cuda::TwoStateRule>);
+          allow_largest_tiles(cuda::byte_generations<decltype(g)::value, true, cuda::TwoStateRule>);
+          allow_largest_tiles(cuda::byte_generations<decltype(g)::value, false, LifeRule>);
+          allow_largest_tiles(cuda::byte_generations<decltype(g)::value, true, LifeRule>);
+        },
+        std::make_integer_sequence<int, kPassLengths>{});
   }
+  std::string name() const override {
+    if (!tiles(shape_)) return "byte (cuda, a thread per cell)";
+    return "byte (cuda, 16-cell columns, SWAR counts, " + std::string(rule_.two_state() ? "byte-permute" : "table") +
+           " rule, " + plan(generations_).describe("480") + ")";
+  }
+  double bytes_per_update() const override { return tiles(shape_) ? 2.0 / generations_ : 2.0; }
 
  private:
-  static bool strips(const GridShape& s) { return s.dims == 2 && s.neighborhood == Neighborhood::moore; }
-  // Strips of an eighth of the rows that would fill every multiprocessor with as many blocks as
-  // fit in one wave, from 8 to 64 rows: a few waves of short strips keep more loads in flight
-  // than one wave of long ones (on an H200, 16384^2: 124-row strips 8.0e11 updates/s, 16-row
-  // 1.18e12).
-  static int strip_rows(std::int64_t rows, std::int64_t column_blocks, int multiprocessors) {
-    const std::int64_t blocks = std::int64_t(cuda::kByteBlocksPerMultiprocessor) * multiprocessors;
-    return int(std::clamp<std::int64_t>(rows * column_blocks / blocks / 8, 8, 64));
+  // 16 generations a pass, the most a 16-cell halo lane allows, was the fastest on an H200 at
+  // every grid from 4096^2 to 65536^2 (16384^2: 2.05e12 updates/s at 4, 2.52e12 at 8, 2.81e12
+  // at 16).
+  static constexpr int kAutoGenerations = 16;
+  static constexpr int kPassLengths = 5;  // 1 .. 16
+  static constexpr int kTileRowBytes = 2 * 32 * cuda::kByteLanes;
+
+  static bool tiles(const GridShape& s) { return s.dims == 2 && s.neighborhood == Neighborhood::moore; }
+
+  const TilePlan& plan(int generations) const {
+    TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
+    if (!p.generations)
+      p = plan_tiles((width_ + cuda::kByteLanes - 1) / cuda::kByteLanes, rows_, generations, kTileRowBytes,
+                     cuda::kRuleTableSize);
+    return p;
   }
-  void launch_step() override {
-    if (strips(shape_)) {
-      const cuda::ByteGridView view{
-          current_.data(), next_.data(), width_, rows_, pitch_, shape_.edge, std::uint8_t(shape_.edge_value)};
-      const dim3 blocks(unsigned(column_blocks_), unsigned((rows_ + strip_rows_ - 1) / strip_rows_));
-      if (rule_.two_state())
-        cuda::byte_moore_two_state_step<<<blocks, kBlockThreads>>>(view, cuda::TwoStateRule(rule_), strip_rows_);
-      else cuda::byte_moore_step<<<blocks, kBlockThreads>>>(view, rule_, strip_rows_);
-    } else {
+
+  int launch_pass(std::uint64_t left) override {
+    if (!tiles(shape_)) {
       cuda::byte_stencil_step<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(stencil_view(), rule_);
+      return 1;
+    }
+    const int pass = pass_length(left, generations_, cuda::kMaxByteGenerations);
+    switch (pass) {
+      case 16:
+        return launch<16>();
+      case 8:
+        return launch<8>();
+      case 4:
+        return launch<4>();
+      case 2:
+        return launch<2>();
+      default:
+        return launch<1>();
     }
   }
+
+  template <int G>
+  int launch() {
+    const TilePlan& p = plan(G);
+    const dim3 blocks(unsigned(p.columns), unsigned(p.bands));
+    const unsigned threads = unsigned(p.warps * 32);
+    const cuda::ByteGridView view{
+        current_.data(), next_.data(), width_, rows_, pitch_, shape_.edge, std::uint8_t(shape_.edge_value)};
+    const bool fixed = shape_.edge == Edge::fixed;
+    if (rule_.two_state()) {
+      const cuda::TwoStateRule rule(rule_);
+      if (fixed) cuda::byte_generations<G, true><<<blocks, threads, p.shared_bytes>>>(view, rule, p.tile_rows);
+      else cuda::byte_generations<G, false><<<blocks, threads, p.shared_bytes>>>(view, rule, p.tile_rows);
+    } else {
+      if (fixed) cuda::byte_generations<G, true><<<blocks, threads, p.shared_bytes>>>(view, rule_, p.tile_rows);
+      else cuda::byte_generations<G, false><<<blocks, threads, p.shared_bytes>>>(view, rule_, p.tile_rows);
+    }
+    return G;
+  }
+
   LifeRule rule_;
-  std::int64_t column_blocks_;
-  int strip_rows_;
+  int generations_;
+  mutable TilePlan plans_[kPassLengths];  // by pass length, made when first needed
 };
 
 class CudaElementary final : public CudaByteGrid {
@@ -156,58 +272,12 @@ class CudaElementary final : public CudaByteGrid {
   std::string name() const override { return "byte (cuda, elementary rule " + std::to_string(rule_.number) + ")"; }
 
  private:
-  void launch_step() override {
+  int launch_pass(std::uint64_t) override {
     cuda::elementary_step<<<grid_stride_blocks(width_), kBlockThreads>>>(stencil_view(), rule_);
+    return 1;
   }
   ElementaryRule rule_;
 };
-
-// How a pass of G generations is cut into tiles (bit_agent.cuh), chosen per grid and GPU: as
-// many blocks of 32 / b warps as fill the multiprocessors b at a time, tiles as tall as shared
-// memory allows for b blocks, then just short enough that the tiles make whole waves. Of b = 1,
-// 2 or 4, the one with the least work per multiprocessor: waves x b x (H + G), the rows a
-// block computes per generation (halo included) times the blocks sharing a multiprocessor.
-struct BitPlan {
-  int generations = 0, blocks_per_multiprocessor = 0, warps = 0;
-  int tile_rows = 0;  // H + 2G
-  std::int64_t columns = 0, bands = 0;
-  std::size_t shared_bytes() const { return std::size_t(2) * std::size_t(tile_rows) * 32 * 4; }
-  std::string describe() const {
-    return std::to_string(generations) + " generations per pass, tiles 30 x " +
-           std::to_string(tile_rows - 2 * generations) + " words x rows, " + std::to_string(blocks_per_multiprocessor) +
-           " x " + std::to_string(warps) + " warps per multiprocessor";
-  }
-};
-
-BitPlan plan_bit_pass(std::int64_t words, std::int64_t height, int generations) {
-  int device = 0, multiprocessors = 0, shared_per_multiprocessor = 0, shared_per_block = 0;
-  CG_CUDA(cudaGetDevice(&device));
-  CG_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  CG_CUDA(cudaDeviceGetAttribute(&shared_per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  CG_CUDA(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const int G = generations, row_bytes = 2 * 32 * 4;
-  BitPlan best;
-  double best_cost = 0;
-  for (int b : {1, 2, 4}) {
-    const int most_rows = std::min((shared_per_multiprocessor / b - 1024) / row_bytes, shared_per_block / row_bytes);
-    const std::int64_t most_written = std::min<std::int64_t>(most_rows - 2 * G, height);
-    if (most_written < 1) continue;
-    BitPlan p;
-    p.generations = G, p.blocks_per_multiprocessor = b, p.warps = 32 / b;
-    p.columns = (words + cuda::kTileWords - 1) / cuda::kTileWords;
-    const std::int64_t fewest_bands = (height + most_written - 1) / most_written;
-    const std::int64_t slots = std::int64_t(multiprocessors) * b;
-    const std::int64_t waves = (p.columns * fewest_bands + slots - 1) / slots;
-    const std::int64_t bands = std::clamp<std::int64_t>(waves * slots / p.columns, fewest_bands, height);
-    const std::int64_t written = (height + bands - 1) / bands;
-    p.bands = (height + written - 1) / written;
-    p.tile_rows = int(written + 2 * G);
-    const double cost = double(waves) * b * double(written + G);
-    if (!best.generations || cost < best_cost) best = p, best_cost = cost;
-  }
-  if (!best.generations) throw Error("the bit-packed kernel: this GPU's shared memory holds no tile");
-  return best;
-}
 
 // Bit per cell, 32 per word; G generations per launch (the rest of a run by smaller passes).
 class CudaBitGrid final : public Automaton {
@@ -217,11 +287,17 @@ class CudaBitGrid final : public Automaton {
         width_(shape.size[0]), height_(shape.size[1]), words_((width_ + 31) / 32),
         current_(std::size_t(words_ * height_)), next_(current_.size()) {
     CG_CUDA(cudaMemset(current_.data(), 0, current_.size() * 4));
-    if (rule_.is_conway()) allow_shared_memory<ConwayLogic>();
-    else allow_shared_memory<TableLogic>();
+    for_each_pass_length(
+        [](auto g) {
+          allow_largest_tiles(cuda::bit_generations<decltype(g)::value, false, ConwayLogic>);
+          allow_largest_tiles(cuda::bit_generations<decltype(g)::value, true, ConwayLogic>);
+          allow_largest_tiles(cuda::bit_generations<decltype(g)::value, false, TableLogic>);
+          allow_largest_tiles(cuda::bit_generations<decltype(g)::value, true, TableLogic>);
+        },
+        std::make_integer_sequence<int, kPassLengths>{});
   }
   std::string name() const override {
-    return "bitpacked (cuda, 32-bit words, " + plan(generations_).describe() + ", " +
+    return "bitpacked (cuda, 32-bit words, " + plan(generations_).describe("30 words") + ", " +
            (rule_.is_conway() ? "B3/S23 logic)" : "table logic)");
   }
   const GridShape& shape() const override { return shape_; }
@@ -230,12 +306,7 @@ class CudaBitGrid final : public Automaton {
 
   void advance(std::uint64_t steps) override {
     for (std::uint64_t left = steps; left > 0;) {
-      int pass = 1;  // the largest instantiated pass not above what is left and the setting
-      for (int g : {32, 16, 8, 4, 2, 1})
-        if (std::uint64_t(g) <= left && g <= generations_) {
-          pass = g;
-          break;
-        }
+      const int pass = pass_length(left, generations_, cuda::kMaxGenerations);
       if (rule_.is_conway()) launch(pass, ConwayLogic{});
       else launch(pass, TableLogic(rule_));
       CG_CUDA_LAUNCHED();
@@ -278,6 +349,7 @@ class CudaBitGrid final : public Automaton {
   // 32 generations a pass was the fastest on an H200 at every grid from 2048^2 to 65536^2:
   // tiles are tall enough there that the 2G rows of halo cost less than reloading the tile.
   static constexpr int kAutoGenerations = cuda::kMaxGenerations;
+  static constexpr int kPassLengths = 6;  // 1 .. 32
 
   std::pair<std::uint64_t, std::uint64_t> totals() const {
     return census([&](unsigned long long* t) {
@@ -286,29 +358,10 @@ class CudaBitGrid final : public Automaton {
     });
   }
 
-  const BitPlan& plan(int generations) const {
-    BitPlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
-    if (!p.generations) p = plan_bit_pass(words_, height_, generations);
+  const TilePlan& plan(int generations) const {
+    TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
+    if (!p.generations) p = plan_tiles(words_, height_, generations, 2 * 32 * 4, 0);
     return p;
-  }
-
-  template <class Logic>
-  void allow_shared_memory() {
-    int device = 0, most = 0;
-    CG_CUDA(cudaGetDevice(&device));
-    CG_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    allow_each<Logic>(most, std::make_integer_sequence<int, 6>{});
-  }
-  template <class Logic, int... I>
-  static void allow_each(int bytes, std::integer_sequence<int, I...>) {
-    (allow_one<(1 << I), Logic>(bytes), ...);
-  }
-  template <int G, class Logic>
-  static void allow_one(int bytes) {
-    CG_CUDA(cudaFuncSetAttribute(cuda::bit_generations<G, true, Logic>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 bytes));
-    CG_CUDA(cudaFuncSetAttribute(cuda::bit_generations<G, false, Logic>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 bytes));
   }
 
   template <class Logic>
@@ -331,14 +384,13 @@ class CudaBitGrid final : public Automaton {
 
   template <int G, class Logic>
   void launch(const Logic& logic) {
-    const BitPlan& p = plan(G);
+    const TilePlan& p = plan(G);
     const dim3 blocks(unsigned(p.columns), unsigned(p.bands));
     const cuda::BitGridView view{
         current_.data(), next_.data(), width_, height_, words_, shape_.edge, outside_live(shape_) ? ~0u : 0u};
     if (shape_.edge == Edge::fixed)
-      cuda::bit_generations<G, true><<<blocks, unsigned(p.warps * 32), p.shared_bytes()>>>(view, logic, p.tile_rows);
-    else
-      cuda::bit_generations<G, false><<<blocks, unsigned(p.warps * 32), p.shared_bytes()>>>(view, logic, p.tile_rows);
+      cuda::bit_generations<G, true><<<blocks, unsigned(p.warps * 32), p.shared_bytes>>>(view, logic, p.tile_rows);
+    else cuda::bit_generations<G, false><<<blocks, unsigned(p.warps * 32), p.shared_bytes>>>(view, logic, p.tile_rows);
   }
 
   GridShape shape_;
@@ -346,14 +398,14 @@ class CudaBitGrid final : public Automaton {
   int generations_;
   std::int64_t width_, height_, words_;
   DeviceArray<std::uint32_t> current_, next_;
-  mutable BitPlan plans_[6];  // by pass length 1, 2, 4, ... 32, made when first needed
+  mutable TilePlan plans_[kPassLengths];  // by pass length, made when first needed
   std::uint64_t step_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<Automaton> make_cuda_byte_life(const GridShape& shape, const LifeRule& rule) {
-  return std::make_unique<CudaByteLife>(shape, rule);
+std::unique_ptr<Automaton> make_cuda_byte_life(const GridShape& shape, const LifeRule& rule, int generations_per_pass) {
+  return std::make_unique<CudaByteLife>(shape, rule, generations_per_pass);
 }
 
 std::unique_ptr<Automaton> make_cuda_byte_elementary(const GridShape& shape, const ElementaryRule& rule) {

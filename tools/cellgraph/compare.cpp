@@ -63,8 +63,8 @@ po::options_description compare_options() {
       "backend", po::value<std::string>()->default_value("auto"), "cpu, cuda, or auto (cuda when there is a GPU)")(
       "threads", po::value<int>()->default_value(0), "CPU threads (0: all)")(
       "generations-per-pass", po::value<int>()->default_value(0),
-      "bitpacked on cuda: generations fused in one launch (1 to 32; 0: the kernel's choice, printed with its "
-      "tiles)")(
+      "bitpacked, and byte on 2D Moore grids, on cuda: generations fused in one launch (1 to 32, the byte kernel "
+      "at most 16; 0: each kernel's choice, printed with its tiles)")(
       "golly", po::bool_switch(),
       "also run bgolly (QuickLife, two-state rules, periodic or fixed:0 2D grids) from the same start and compare "
       "populations at every check")("markdown", po::bool_switch(), "print the table as Markdown (for BENCHMARKS.md)");

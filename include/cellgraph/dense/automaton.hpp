@@ -59,8 +59,10 @@ class Automaton {
 };
 
 struct KernelOptions {
-  int threads = 0;               // CPU threads; 0: all
-  int generations_per_pass = 0;  // bit-packed on the GPU: generations fused per launch, 1 to 32; 0: chosen
+  int threads = 0;  // CPU threads; 0: all
+  // GPU tile kernels (bit-packed, and byte on 2D Moore grids): generations fused per launch, 1
+  // to 32 (the byte kernel runs at most 16); 0: the kernel's choice.
+  int generations_per_pass = 0;
 };
 
 // Throws Error when the kernel does not support the grid, rule or boundary (the message says

@@ -21,4 +21,16 @@ CG_HD inline std::int64_t image(std::int64_t c, std::int64_t n, Edge edge) {
   return m < n ? m : 2 * n - 1 - m;
 }
 
+// image() without a division when c is at most one axis length outside [0, n), the common case
+// of a tile's halo.
+CG_HD inline std::int64_t near_image(std::int64_t c, std::int64_t n, Edge edge) {
+  if (c >= 0 && c < n) return c;
+  if (edge == Edge::fixed) return -1;
+  if (c >= -n && c < 2 * n) {
+    if (edge == Edge::periodic) return c < 0 ? c + n : c - n;
+    return c < 0 ? -1 - c : 2 * n - 1 - c;
+  }
+  return image(c, n, edge);
+}
+
 }  // namespace cellgraph::dense
