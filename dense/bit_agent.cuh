@@ -2,12 +2,11 @@
 //
 // A tile is 32 words wide (1024 cells), one word per lane; lanes 0 and 31 are halo, so a tile
 // writes the 30 words of lanes 1..30. It is T rows tall: G rows of halo above and below the H
-// rows it writes. The block loads the tile once, then each generation turns one shared buffer
-// into the other, the rows split evenly among its warps; the last generation goes straight to
-// memory. Each warp walks its rows keeping the three-cell sums of the two rows above, and
-// horizontal neighbors come from the next lanes by warp shuffles. Generation s only computes
-// rows s+1 .. T-s-2, the ones still right. The halo lanes' bits go wrong from the tile edge
-// inwards, one bit per generation: G <= 32 keeps lanes 1..30 right.
+// rows it writes, run as tile_schedule.cuh says: loaded once, each generation from one shared
+// buffer into the other, the last one straight to memory. Each warp walks its rows keeping the three-cell sums of the
+// two rows above, and horizontal neighbors come from the next lanes by warp shuffles. Generation s only computes rows
+// s+1 .. T-s-2, the ones still right. The halo lanes' bits go wrong from the tile edge inwards, one bit per generation:
+// G <= 32 keeps lanes 1..30 right.
 //
 // Sharing the vertical halo among a block's warps is what makes tiles pay at every size: a
 // warp per tile needs 2G halo rows per warp, so mid-size grids either starved the GPU or
@@ -21,6 +20,7 @@
 
 #include "cellgraph/dense/bit_logic.hpp"
 #include "cellgraph/dense/boundary.hpp"
+#include "dense/tile_schedule.cuh"
 
 namespace cellgraph::dense::cuda {
 
@@ -107,34 +107,26 @@ __device__ __forceinline__ void step_rows(const std::uint32_t* in, int r0, int r
 template <int G, bool kFixed, class Logic>
 __device__ __forceinline__ void run_bit_tile(const BitGridView& g, const Logic& logic, const BitTile& tile,
                                              std::uint32_t* shared) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int lane = threadIdx.x & 31;
   const std::int64_t j = tile.first + lane;
   const bool needed = j <= g.words;  // lanes further right feed nothing that is stored
   const std::uint32_t inside = inside_mask(g, j);
   // Tile rows of the grid, [inside_lo, inside_hi): the others are a fixed outside.
   const int inside_lo = int(tile.top < 0 ? -tile.top : 0);
   const int inside_hi = int(g.height - tile.top < tile.rows ? g.height - tile.top : tile.rows);
-  std::uint32_t* buffer[2] = {shared, shared + tile.rows * 32};
-#pragma unroll 4
-  for (int r = warp; r < tile.rows; r += warps)
-    buffer[0][r * 32 + lane] = load_image_word(g, tile.top + r, tile.first, needed);
-  __syncthreads();
-#pragma unroll 1
-  for (int s = 0; s < G - 1; ++s) {
-    const int lo = s + 1, n = tile.rows - 2 * s - 2;
-    std::uint32_t* out = buffer[(s + 1) & 1];
-    step_rows<kFixed>(buffer[s & 1], lo + n * warp / warps, lo + n * (warp + 1) / warps, logic, inside, g.outside,
-                      inside_lo, inside_hi, [&](int r, std::uint32_t word) { out[r * 32 + lane] = word; });
-    __syncthreads();
-  }
-  // The last generation: rows G .. rows-G-1, straight to memory.
-  const int n = tile.rows - 2 * G;
-  const bool stores = lane >= 1 && lane <= kTileWords && j < g.words;
-  const std::uint32_t tail = j == g.words - 1 && g.width % 32 ? (1u << (g.width % 32)) - 1 : ~0u;
-  step_rows<kFixed>(buffer[(G - 1) & 1], G + n * warp / warps, G + n * (warp + 1) / warps, logic, inside, g.outside,
-                    inside_lo, inside_hi, [&](int r, std::uint32_t word) {
-                      if (stores && r < inside_hi) g.out[(tile.top + r) * g.words + j] = word & tail;
-                    });
+  run_tile_generations<G>(
+      shared, tile.rows, [&](int r) { return load_image_word(g, tile.top + r, tile.first, needed); },
+      [&](const std::uint32_t* in, int r0, int r1, std::uint32_t* out) {
+        step_rows<kFixed>(in, r0, r1, logic, inside, g.outside, inside_lo, inside_hi,
+                          [&](int r, std::uint32_t word) { out[r * 32 + lane] = word; });
+      },
+      [&](const std::uint32_t* in, int r0, int r1) {
+        const bool stores = lane >= 1 && lane <= kTileWords && j < g.words;
+        const std::uint32_t tail = j == g.words - 1 && g.width % 32 ? (1u << (g.width % 32)) - 1 : ~0u;
+        step_rows<kFixed>(in, r0, r1, logic, inside, g.outside, inside_lo, inside_hi, [&](int r, std::uint32_t word) {
+          if (stores && r < inside_hi) g.out[(tile.top + r) * g.words + j] = word & tail;
+        });
+      });
 }
 
 }  // namespace cellgraph::dense::cuda

@@ -3,8 +3,8 @@
 //
 // A lane holds a column of 16 cells (one 16-byte access per row); a tile is 32 lanes wide, of
 // which lanes 0 and 31 are halo, so it writes the 480 cells of lanes 1..30. It is G rows of
-// halo above and below the rows it writes. Each generation turns one shared buffer into the
-// other, the rows split among the block's warps; the last one goes straight to memory. Live
+// halo above and below the rows it writes, run as tile_schedule.cuh says: loaded once, each
+// generation from one shared buffer into the other, the last one straight to memory. Live
 // flags and three-cell sums are added four cells per 32-bit word (SIMD within a register), the
 // cells just beyond a lane's column come from the next lanes by shuffles. The halo lanes go
 // wrong from the tile edge inwards, a cell per generation: G <= 16 keeps lanes 1..30 right.
@@ -17,6 +17,7 @@
 
 #include "cellgraph/dense/boundary.hpp"
 #include "dense/byte_rules.cuh"
+#include "dense/tile_schedule.cuh"
 
 namespace cellgraph::dense::cuda {
 
@@ -141,38 +142,29 @@ __device__ __forceinline__ void step_byte_rows(const uint4* in, int r0, int r1, 
 template <int G, bool kFixed, class Rule>
 __device__ __forceinline__ void run_byte_tile(const ByteGridView& g, const Rule& rule, const ByteTile& tile,
                                               uint4* shared) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int lane = threadIdx.x & 31;
   const std::int64_t j = tile.first + lane, columns = (g.width + kByteLanes - 1) / kByteLanes;
   const bool needed = j <= columns;  // lanes further right feed nothing that is stored
   ByteOutside fixed{{{~0u, ~0u, ~0u, ~0u}}, 0x01010101u * g.outside, 0, tile.rows};
   fixed.inside_lo = int(tile.top < 0 ? -tile.top : 0);
   fixed.inside_hi = int(g.height - tile.top < tile.rows ? g.height - tile.top : tile.rows);
   if (kFixed) fixed.inside = inside_bytes(g, j);
-  uint4* buffer[2] = {shared, shared + tile.rows * 32};
-#pragma unroll 4
-  for (int r = warp; r < tile.rows; r += warps)
-    buffer[0][r * 32 + lane] = vector_of(load_image_cells(g, tile.top + r, tile.first, needed));
-  __syncthreads();
-#pragma unroll 1
-  for (int s = 0; s < G - 1; ++s) {
-    const int lo = s + 1, n = tile.rows - 2 * s - 2;
-    uint4* out = buffer[(s + 1) & 1];
-    step_byte_rows<kFixed>(buffer[s & 1], lo + n * warp / warps, lo + n * (warp + 1) / warps, rule, fixed,
-                           [&](int r, const Cells16& cells) { out[r * 32 + lane] = vector_of(cells); });
-    __syncthreads();
-  }
-  // The last generation: rows G .. rows-G-1, straight to memory, the row's padding kept 0.
-  const int n = tile.rows - 2 * G;
-  const bool stores = lane >= 1 && lane <= kByteTileColumns && j < columns;
-  const std::int64_t in_grid = g.width - kByteLanes * j;  // cells of the column inside the grid
-  Cells16 keep{{~0u, ~0u, ~0u, ~0u}};
-  if (in_grid < kByteLanes) keep = inside_bytes(g, j);
-  step_byte_rows<kFixed>(
-      buffer[(G - 1) & 1], G + n * warp / warps, G + n * (warp + 1) / warps, rule, fixed, [&](int r, Cells16 cells) {
+  run_tile_generations<G>(
+      shared, tile.rows, [&](int r) { return vector_of(load_image_cells(g, tile.top + r, tile.first, needed)); },
+      [&](const uint4* in, int r0, int r1, uint4* out) {
+        step_byte_rows<kFixed>(in, r0, r1, rule, fixed,
+                               [&](int r, const Cells16& cells) { out[r * 32 + lane] = vector_of(cells); });
+      },
+      [&](const uint4* in, int r0, int r1) {
+        const bool stores = lane >= 1 && lane <= kByteTileColumns && j < columns;
+        Cells16 keep{{~0u, ~0u, ~0u, ~0u}};  // the row's padding stays 0
+        if (g.width - kByteLanes * j < kByteLanes) keep = inside_bytes(g, j);
+        step_byte_rows<kFixed>(in, r0, r1, rule, fixed, [&](int r, Cells16 cells) {
 #pragma unroll
-        for (int k = 0; k < 4; ++k) cells.word[k] &= keep.word[k];
-        if (stores && r < fixed.inside_hi)
-          *reinterpret_cast<uint4*>(g.out + (tile.top + r) * g.pitch + kByteLanes * j) = vector_of(cells);
+          for (int k = 0; k < 4; ++k) cells.word[k] &= keep.word[k];
+          if (stores && r < fixed.inside_hi)
+            *reinterpret_cast<uint4*>(g.out + (tile.top + r) * g.pitch + kByteLanes * j) = vector_of(cells);
+        });
       });
 }
 
