@@ -84,7 +84,8 @@ TilePlan plan_tiles(std::int64_t lanes, std::int64_t height, int generations, in
   return best;
 }
 
-// The largest pass of 1, 2, 4, ... `most` generations not above `left` and `setting`.
+// The largest pass of 1, 2, 4, ... `most` generations not above `left` and `setting`: the
+// pass lengths the kernels are instantiated for.
 int pass_length(std::uint64_t left, int setting, int most) {
   int pass = 1;
   while (pass * 2 <= most && std::uint64_t(pass * 2) <= left && pass * 2 <= setting) pass *= 2;
@@ -184,8 +185,8 @@ class CudaByteLife final : public CudaByteGrid {
  public:
   CudaByteLife(const GridShape& shape, const LifeRule& rule, int generations_per_pass)
       : CudaByteGrid(shape, rule.states, tiles(shape) ? (shape.size[0] + 15) / 16 * 16 : shape.size[0]), rule_(rule),
-        generations_(
-            std::min(generations_per_pass ? generations_per_pass : kAutoGenerations, cuda::kMaxByteGenerations)) {
+        generations_(pass_length(~std::uint64_t(0), generations_per_pass ? generations_per_pass : kAutoGenerations,
+                                 cuda::kMaxByteGenerations)) {
     if (!tiles(shape_)) return;
     for_each_pass_length(
         [](auto g) {
@@ -283,7 +284,9 @@ class CudaElementary final : public CudaByteGrid {
 class CudaBitGrid final : public Automaton {
  public:
   CudaBitGrid(const GridShape& shape, const LifeRule& rule, int generations_per_pass)
-      : shape_(shape), rule_(rule), generations_(generations_per_pass ? generations_per_pass : kAutoGenerations),
+      : shape_(shape), rule_(rule),
+        generations_(pass_length(~std::uint64_t(0), generations_per_pass ? generations_per_pass : kAutoGenerations,
+                                 cuda::kMaxGenerations)),
         width_(shape.size[0]), height_(shape.size[1]), words_((width_ + 31) / 32),
         current_(std::size_t(words_ * height_)), next_(current_.size()) {
     CG_CUDA(cudaMemset(current_.data(), 0, current_.size() * 4));

@@ -2,6 +2,8 @@
 // without a GPU; on the GPU machine: build/tests/cellgraph_tests --test-suite=gpu -tc='*dense*'
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "cellgraph/dense/automaton.hpp"
 #include "cellgraph/simulation.hpp"
 #include "dense_check.hpp"
@@ -48,6 +50,22 @@ TEST_SUITE("gpu") {
       check_gpu(grid_shape(2, 40, 5000, 1, edge, value), "B3678/S34678", {5, 16}, 0.5, 1);
       check_gpu(grid_shape(2, 1024, 600, 1, edge, value), "B38/S238", {40}, 0.5, 16);
     }
+  }
+
+  TEST_CASE("gpu: dense tile kernels run the longest instantiated pass not above the setting, and say so" *
+            doctest::skip(!cuda_device_available())) {
+    const GridShape shape = grid_shape(2, 300, 200, 1, Edge::periodic);
+    const LifeRule life = parse_life_rule("B3/S23");
+    CHECK(make_life_automaton(KernelKind::bitpacked, Device::cuda, shape, life, {0, 5})
+              ->name()
+              .find("4 generations per pass") != std::string::npos);
+    CHECK(make_life_automaton(KernelKind::byte, Device::cuda, shape, life, {0, 32})
+              ->name()
+              .find("16 generations per pass") != std::string::npos);
+    CHECK(
+        make_life_automaton(KernelKind::bitpacked, Device::cuda, shape, life)->name().find("32 generations per pass") !=
+        std::string::npos);
+    check_gpu(shape, "B3/S23", {11, 7}, 0.5, 5);
   }
 
   TEST_CASE("gpu: dense 1D and 3D byte kernels equal the graph engine" * doctest::skip(!cuda_device_available())) {
