@@ -1,16 +1,16 @@
 // Agent of the bit-packed GPU kernel: one block runs G generations of a tile in shared memory.
 //
 // A tile is 32 words wide (1024 cells), one word per lane; lanes 0 and 31 are halo, so a tile
-// writes the 30 words of lanes 1..30. It is T rows tall: G rows of halo above and below the H
-// rows it writes, run as tile_schedule.cuh says: loaded once, each generation from one shared
-// buffer into the other, the last one straight to memory. Each warp walks its rows keeping the three-cell sums of the
-// two rows above, and horizontal neighbors come from the next lanes by warp shuffles. Generation s only computes rows
-// s+1 .. T-s-2, the ones still right. The halo lanes' bits go wrong from the tile edge inwards, one bit per generation:
-// G <= 32 keeps lanes 1..30 right.
+// writes the 30 words of lanes 1..30. It is T rows tall, G rows of halo above and below the H
+// rows it writes, and runs as tile_schedule.cuh says: loaded once, each generation from one
+// shared buffer into the other, the last one straight to memory. Each warp walks its rows
+// keeping the three-cell sums of the two rows above; horizontal neighbors come from the next
+// lanes by warp shuffles. The halo lanes' bits go wrong from the tile edge inwards, one bit
+// per generation: G <= 32 keeps lanes 1..30 right.
 //
 // Sharing the vertical halo among a block's warps is what makes tiles pay at every size: a
 // warp per tile needs 2G halo rows per warp, so mid-size grids either starved the GPU or
-// recomputed half their rows (16384^2 on an H200: 4.3e12 cell updates/s against 1.2e13).
+// recomputed half their rows (16384^2 on an H200: 4.3e12 cell updates/s against 1.98e13).
 //
 // Coordinates outside the grid read their image (boundary.hpp): periodic and reflective grids
 // are the infinite grid of images, which evolves consistently; a fixed outside is put back
