@@ -1,12 +1,13 @@
 // Agent of the bit-packed GPU kernel: one block runs G generations of a tile in shared memory.
 //
 // A tile is 32 words wide (1024 cells), one word per lane; lanes 0 and 31 are halo, so a tile
-// writes the 30 words of lanes 1..30. It is T rows tall, G rows of halo above and below the H
-// rows it writes, and runs as tile_schedule.cuh says: loaded once, each generation from one
+// writes the 30 words of lanes 1..30. It is H + 2G rows tall, G rows of halo above and below
+// the H rows it writes, and runs as tile_schedule.cuh says: loaded once, each generation from one
 // shared buffer into the other, the last one straight to memory. Each warp walks its rows
 // keeping the three-cell sums of the two rows above; horizontal neighbors come from the next
-// lanes by warp shuffles. The halo lanes' bits go wrong from the tile edge inwards, one bit
-// per generation: G <= 32 keeps lanes 1..30 right.
+// lanes by warp shuffles. Generation s computes rows s+1 .. H+2G-s-2, the ones still right.
+// The halo lanes' bits go wrong from the tile edge inwards, one bit per generation: G <= 32
+// keeps lanes 1..30 right.
 //
 // Sharing the vertical halo among a block's warps is what makes tiles pay at every size: a
 // warp per tile needs 2G halo rows per warp, so mid-size grids either starved the GPU or
@@ -24,8 +25,8 @@
 
 namespace cellgraph::dense::cuda {
 
-constexpr int kTileWords = 30;  // words a tile writes per row
-constexpr int kMaxGenerations = 32;
+constexpr int kBitTileWords = 30;  // words a tile writes per row
+constexpr int kMaxBitGenerations = 32;
 
 struct BitGridView {
   const std::uint32_t* in;
@@ -121,7 +122,7 @@ __device__ __forceinline__ void run_bit_tile(const BitGridView& g, const Logic& 
                           [&](int r, std::uint32_t word) { out[r * 32 + lane] = word; });
       },
       [&](const std::uint32_t* in, int r0, int r1) {
-        const bool stores = lane >= 1 && lane <= kTileWords && j < g.words;
+        const bool stores = lane >= 1 && lane <= kBitTileWords && j < g.words;
         const std::uint32_t tail = j == g.words - 1 && g.width % 32 ? (1u << (g.width % 32)) - 1 : ~0u;
         step_rows<kFixed>(in, r0, r1, logic, inside, g.outside, inside_lo, inside_hi, [&](int r, std::uint32_t word) {
           if (stores && r < inside_hi) g.out[(tile.top + r) * g.words + j] = word & tail;

@@ -21,7 +21,7 @@
 
 namespace cellgraph::dense::cuda {
 
-constexpr int kByteLanes = 16;        // cells per lane
+constexpr int kCellsPerLane = 16;     // cells per lane
 constexpr int kByteTileColumns = 30;  // 16-cell columns a tile writes per row
 constexpr int kMaxByteGenerations = 16;
 
@@ -52,11 +52,11 @@ __device__ __forceinline__ Cells16 load_image_cells(const ByteGridView& g, std::
   if (row < 0) return {{outside4, outside4, outside4, outside4}};
   if (!needed) return {{0, 0, 0, 0}};
   const std::uint8_t* cells = g.in + row * g.pitch;
-  const std::int64_t x0 = kByteLanes * (first + (threadIdx.x & 31));
-  if (x0 >= 0 && x0 + kByteLanes <= g.width) return cells_of(__ldg(reinterpret_cast<const uint4*>(cells + x0)));
+  const std::int64_t x0 = kCellsPerLane * (first + (threadIdx.x & 31));
+  if (x0 >= 0 && x0 + kCellsPerLane <= g.width) return cells_of(__ldg(reinterpret_cast<const uint4*>(cells + x0)));
   Cells16 c{{0, 0, 0, 0}};
 #pragma unroll
-  for (int i = 0; i < kByteLanes; ++i) {
+  for (int i = 0; i < kCellsPerLane; ++i) {
     const std::int64_t x = near_image(x0 + i, g.width, g.edge);
     c.word[i / 4] |= std::uint32_t(x < 0 ? g.outside : __ldg(cells + x)) << (8 * (i % 4));
   }
@@ -68,8 +68,8 @@ __device__ __forceinline__ Cells16 load_image_cells(const ByteGridView& g, std::
 __device__ __forceinline__ Cells16 inside_bytes(const ByteGridView& g, std::int64_t j) {
   Cells16 mask{{0, 0, 0, 0}};
 #pragma unroll
-  for (int i = 0; i < kByteLanes; ++i) {
-    const std::int64_t x = kByteLanes * j + i;
+  for (int i = 0; i < kCellsPerLane; ++i) {
+    const std::int64_t x = kCellsPerLane * j + i;
     mask.word[i / 4] |= std::uint32_t(x >= 0 && x < g.width ? 0xFFu : 0u) << (8 * (i % 4));
   }
   return mask;
@@ -81,7 +81,7 @@ struct ByteSums {
 };
 
 template <class Rule>
-__device__ __forceinline__ ByteSums row_sums(const Cells16& cells, const Rule& rule) {
+__device__ __forceinline__ ByteSums byte_row_sums(const Cells16& cells, const Rule& rule) {
   ByteSums r;
 #pragma unroll
   for (int k = 0; k < 4; ++k) r.live.word[k] = rule.live4(cells.word[k]);
@@ -116,11 +116,11 @@ __device__ __forceinline__ void step_byte_rows(const uint4* in, int r0, int r1, 
                                                const ByteOutside& fixed, Next next) {
   const int lane = threadIdx.x & 31;
   Cells16 here_cells = cells_of(in[r0 * 32 + lane]);
-  ByteSums above = row_sums(cells_of(in[(r0 - 1) * 32 + lane]), rule), here = row_sums(here_cells, rule);
+  ByteSums above = byte_row_sums(cells_of(in[(r0 - 1) * 32 + lane]), rule), here = byte_row_sums(here_cells, rule);
 #pragma unroll 2
   for (int r = r0; r < r1; ++r) {
     const Cells16 below_cells = cells_of(in[(r + 1) * 32 + lane]);
-    const ByteSums below = row_sums(below_cells, rule);
+    const ByteSums below = byte_row_sums(below_cells, rule);
     Cells16 cells;
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
@@ -143,11 +143,13 @@ template <int G, bool kFixed, class Rule>
 __device__ __forceinline__ void run_byte_tile(const ByteGridView& g, const Rule& rule, const ByteTile& tile,
                                               uint4* shared) {
   const int lane = threadIdx.x & 31;
-  const std::int64_t j = tile.first + lane, columns = (g.width + kByteLanes - 1) / kByteLanes;
+  const std::int64_t j = tile.first + lane, columns = (g.width + kCellsPerLane - 1) / kCellsPerLane;
   const bool needed = j <= columns;  // lanes further right feed nothing that is stored
-  ByteOutside fixed{{{~0u, ~0u, ~0u, ~0u}}, 0x01010101u * g.outside, 0, tile.rows};
-  fixed.inside_lo = int(tile.top < 0 ? -tile.top : 0);
-  fixed.inside_hi = int(g.height - tile.top < tile.rows ? g.height - tile.top : tile.rows);
+  // Tile rows of the grid, [inside_lo, inside_hi): the others are a fixed outside.
+  ByteOutside fixed{{{~0u, ~0u, ~0u, ~0u}},
+                    0x01010101u * g.outside,
+                    int(tile.top < 0 ? -tile.top : 0),
+                    int(g.height - tile.top < tile.rows ? g.height - tile.top : tile.rows)};
   if (kFixed) fixed.inside = inside_bytes(g, j);
   run_tile_generations<G>(
       shared, tile.rows, [&](int r) { return vector_of(load_image_cells(g, tile.top + r, tile.first, needed)); },
@@ -158,12 +160,12 @@ __device__ __forceinline__ void run_byte_tile(const ByteGridView& g, const Rule&
       [&](const uint4* in, int r0, int r1) {
         const bool stores = lane >= 1 && lane <= kByteTileColumns && j < columns;
         Cells16 keep{{~0u, ~0u, ~0u, ~0u}};  // the row's padding stays 0
-        if (g.width - kByteLanes * j < kByteLanes) keep = inside_bytes(g, j);
+        if (g.width - kCellsPerLane * j < kCellsPerLane) keep = inside_bytes(g, j);
         step_byte_rows<kFixed>(in, r0, r1, rule, fixed, [&](int r, Cells16 cells) {
 #pragma unroll
           for (int k = 0; k < 4; ++k) cells.word[k] &= keep.word[k];
           if (stores && r < fixed.inside_hi)
-            *reinterpret_cast<uint4*>(g.out + (tile.top + r) * g.pitch + kByteLanes * j) = vector_of(cells);
+            *reinterpret_cast<uint4*>(g.out + (tile.top + r) * g.pitch + kCellsPerLane * j) = vector_of(cells);
         });
       });
 }

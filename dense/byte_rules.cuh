@@ -9,7 +9,7 @@
 
 namespace cellgraph::dense::cuda {
 
-constexpr int kMaxCount = 9;  // count bytes go up to 8 (9 in a halo lane's garbage)
+constexpr int kMaxCount = 9;  // count bytes go up to 8; the table keeps a spare column
 constexpr int kRuleTableSize = 256 * (kMaxCount + 1);
 
 // The rule as a (state, count) table in shared memory, entry 10 * state + count, filled from
@@ -40,14 +40,15 @@ __device__ __forceinline__ void fill_rule_table(const LifeRule& rule, std::uint8
 }
 
 // Two-state rules, four cells a word with no memory access: each count byte (0..8) selects a
-// byte of an 8-byte born or survive table with one byte permute (PRMT), and count 8 is patched
-// in where the rule has it. About 8 instructions for 4 cells against some 24 for the table,
-// which made the kernel instruction-bound below the copy bound.
+// byte of an 8-byte born or survive table with one byte permute (PRMT) by its low three bits,
+// so count 8 reads count 0's entry and is patched where the two differ (B0 without B8, say). About 8 instructions for 4
+// cells against some 24 for the table, which made the kernel instruction-bound below the copy bound.
 struct TwoStateRule {
   // Byte c of the pair (low, high): 1 when count c (0..7) gives a live cell. Plain members, not
   // arrays, so that a kernel keeps them in registers rather than in a local-memory copy.
   std::uint32_t born_low = 0, born_high = 0, survive_low = 0, survive_high = 0;
-  std::uint32_t born8 = 0, survive8 = 0;  // 0x01010101 when count 8 does
+  std::uint32_t born8 = 0, survive8 = 0;  // 0x01010101 when count 8 gives a live cell
+  bool patch8 = false;                    // count 8's next states differ from count 0's
 
   TwoStateRule() = default;
   explicit TwoStateRule(const LifeRule& rule) {
@@ -57,6 +58,7 @@ struct TwoStateRule {
     }
     born8 = 0x01010101u * rule.next(0, 8);
     survive8 = 0x01010101u * rule.next(1, 8);
+    patch8 = rule.next(0, 8) != rule.next(0, 0) || rule.next(1, 8) != rule.next(1, 0);
   }
 
   __device__ __forceinline__ std::uint32_t live4(std::uint32_t cells) const { return cells; }  // states 0 and 1
@@ -65,7 +67,7 @@ struct TwoStateRule {
     const std::uint32_t select = __byte_perm(low | (low >> 4), 0, 0x4420);  // a nibble per count
     std::uint32_t if_dead = __byte_perm(born_low, born_high, select);
     std::uint32_t if_live = __byte_perm(survive_low, survive_high, select);
-    if (born8 | survive8) {  // the same for every thread
+    if (patch8) {  // the same for every thread
       const std::uint32_t eight = __vcmpeq4(count, 0x08080808u);
       if_dead = (if_dead & ~eight) | (born8 & eight);
       if_live = (if_live & ~eight) | (survive8 & eight);

@@ -20,7 +20,7 @@ template <int G, bool kFixed, class Logic>
 __global__ void __launch_bounds__(1024) bit_generations(BitGridView g, Logic logic, int tile_rows) {
   extern __shared__ std::uint32_t tile_words[];
   const int H = tile_rows - 2 * G;
-  const BitTile tile{std::int64_t(blockIdx.y) * H - G, std::int64_t(blockIdx.x) * kTileWords - 1, tile_rows};
+  const BitTile tile{std::int64_t(blockIdx.y) * H - G, std::int64_t(blockIdx.x) * kBitTileWords - 1, tile_rows};
   run_bit_tile<G, kFixed>(g, logic, tile, tile_words);
 }
 

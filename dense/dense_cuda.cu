@@ -54,6 +54,7 @@ struct TilePlan {
 // lanes: the grid's columns of lanes (a word or 16 cells each), a tile writing 30 of them;
 // row_bytes: shared memory per tile row (both buffers); reserved: static shared memory a block.
 TilePlan plan_tiles(std::int64_t lanes, std::int64_t height, int generations, int row_bytes, int reserved) {
+  constexpr std::int64_t kMostBands = 65535, kMostColumns = 2147483647;  // gridDim.y and gridDim.x
   int device = 0, multiprocessors = 0, shared_per_multiprocessor = 0, shared_per_block = 0;
   CG_CUDA(cudaGetDevice(&device));
   CG_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
@@ -75,12 +76,16 @@ TilePlan plan_tiles(std::int64_t lanes, std::int64_t height, int generations, in
     const std::int64_t bands = std::clamp<std::int64_t>(waves * slots / p.columns, fewest_bands, height);
     const std::int64_t written = (height + bands - 1) / bands;
     p.bands = (height + written - 1) / written;
+    if (p.bands > kMostBands || p.columns > kMostColumns) continue;
     p.tile_rows = int(written + 2 * G);
     p.shared_bytes = std::size_t(p.tile_rows) * std::size_t(row_bytes);
     const double cost = double(waves) * b * double(written + G);
     if (!best.generations || cost < best_cost) best = p, best_cost = cost;
   }
-  if (!best.generations) throw Error("the dense kernels: this GPU's shared memory holds no tile");
+  if (!best.generations)
+    throw Error("the dense GPU kernels: no tile plan fits this grid (" + std::to_string(lanes) + " lanes x " +
+                std::to_string(height) + " rows, " + std::to_string(G) + " generations a pass) in this GPU's shared " +
+                "memory and launch limits");
   return best;
 }
 
@@ -210,14 +215,14 @@ class CudaByteLife final : public CudaByteGrid {
   // at 16).
   static constexpr int kAutoGenerations = 16;
   static constexpr int kPassLengths = 5;  // 1 .. 16
-  static constexpr int kTileRowBytes = 2 * 32 * cuda::kByteLanes;
+  static constexpr int kTileRowBytes = 2 * 32 * cuda::kCellsPerLane;
 
   static bool tiles(const GridShape& s) { return s.dims == 2 && s.neighborhood == Neighborhood::moore; }
 
   const TilePlan& plan(int generations) const {
     TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
     if (!p.generations)
-      p = plan_tiles((width_ + cuda::kByteLanes - 1) / cuda::kByteLanes, rows_, generations, kTileRowBytes,
+      p = plan_tiles((width_ + cuda::kCellsPerLane - 1) / cuda::kCellsPerLane, rows_, generations, kTileRowBytes,
                      cuda::kRuleTableSize);
     return p;
   }
@@ -286,7 +291,7 @@ class CudaBitGrid final : public Automaton {
   CudaBitGrid(const GridShape& shape, const LifeRule& rule, int generations_per_pass)
       : shape_(shape), rule_(rule),
         generations_(pass_length(~std::uint64_t(0), generations_per_pass ? generations_per_pass : kAutoGenerations,
-                                 cuda::kMaxGenerations)),
+                                 cuda::kMaxBitGenerations)),
         width_(shape.size[0]), height_(shape.size[1]), words_((width_ + 31) / 32),
         current_(std::size_t(words_ * height_)), next_(current_.size()) {
     CG_CUDA(cudaMemset(current_.data(), 0, current_.size() * 4));
@@ -309,7 +314,7 @@ class CudaBitGrid final : public Automaton {
 
   void advance(std::uint64_t steps) override {
     for (std::uint64_t left = steps; left > 0;) {
-      const int pass = pass_length(left, generations_, cuda::kMaxGenerations);
+      const int pass = pass_length(left, generations_, cuda::kMaxBitGenerations);
       if (rule_.is_conway()) launch(pass, ConwayLogic{});
       else launch(pass, TableLogic(rule_));
       CG_CUDA_LAUNCHED();
@@ -351,8 +356,9 @@ class CudaBitGrid final : public Automaton {
  private:
   // 32 generations a pass was the fastest on an H200 at every grid from 2048^2 to 65536^2:
   // tiles are tall enough there that the 2G rows of halo cost less than reloading the tile.
-  static constexpr int kAutoGenerations = cuda::kMaxGenerations;
-  static constexpr int kPassLengths = 6;  // 1 .. 32
+  static constexpr int kAutoGenerations = cuda::kMaxBitGenerations;
+  static constexpr int kPassLengths = 6;            // 1 .. 32
+  static constexpr int kTileRowBytes = 2 * 32 * 4;  // a word a lane, two buffers
 
   std::pair<std::uint64_t, std::uint64_t> totals() const {
     return census([&](unsigned long long* t) {
@@ -363,7 +369,7 @@ class CudaBitGrid final : public Automaton {
 
   const TilePlan& plan(int generations) const {
     TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
-    if (!p.generations) p = plan_tiles(words_, height_, generations, 2 * 32 * 4, 0);
+    if (!p.generations) p = plan_tiles(words_, height_, generations, kTileRowBytes, 0);
     return p;
   }
 

@@ -11,11 +11,11 @@ namespace cellgraph::dense::cuda {
 // [r0, r1) from buffer `in` into `out`; last(in, r0, r1): the last one, to memory. (Two calls,
 // not one with a null `out`: what only the last generation needs then stays out of the
 // registers of the others, which spilled at 64 registers a thread.)
-template <int G, class Lane, class Load, class Step, class Last>
-__device__ __forceinline__ void run_tile_generations(Lane* shared, int rows, const Load& load, const Step& step,
+template <int G, class Cell, class Load, class Step, class Last>
+__device__ __forceinline__ void run_tile_generations(Cell* shared, int rows, const Load& load, const Step& step,
                                                      const Last& last) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  Lane* buffer[2] = {shared, shared + rows * 32};
+  Cell* buffer[2] = {shared, shared + rows * 32};
 #pragma unroll 4
   for (int r = warp; r < rows; r += warps) buffer[0][r * 32 + lane] = load(r);
   __syncthreads();

@@ -38,7 +38,7 @@ TEST_SUITE("gpu") {
                         std::pair{1000, 77}})
       for (auto [edge, value] : {std::pair{Edge::periodic, 0u}, std::pair{Edge::fixed, 0u}, std::pair{Edge::fixed, 1u},
                                  std::pair{Edge::reflective, 0u}})
-        for (const char* rule : {"B3/S23", "B36/S23", "B2/S", "B3678/S34678", "/2/3"})
+        for (const char* rule : {"B3/S23", "B36/S23", "B2/S", "B3678/S34678", "/2/3", "B2/S0", "B03/S1"})
           check_gpu(grid_shape(2, w, h, 1, edge, value), rule, {1, 2, 13, 31, 40});
     // Tiles across and down (edge tiles on every side), every pass length, the kernel's choice
     // of pass and set ones; live and dead fixed outsides.
