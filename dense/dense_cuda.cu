@@ -104,6 +104,30 @@ void for_each_pass_length(const F& f, std::integer_sequence<int, I...>) {
   (f(std::integral_constant<int, (1 << I)>{}), ...);
 }
 
+// Calls f(std::integral_constant<int, pass>) for the one instantiated pass length `pass`.
+template <class F, int... I>
+void with_pass_length(int pass, const F& f, std::integer_sequence<int, I...>) {
+  ((pass == (1 << I) ? f(std::integral_constant<int, (1 << I)>{}) : void()), ...);
+}
+
+// A kernel's tile plans by pass length, each made when first needed.
+template <int kPassLengths>
+class TilePlans {
+ public:
+  TilePlans(std::int64_t lanes, std::int64_t height, int row_bytes, int reserved)
+      : lanes_(lanes), height_(height), row_bytes_(row_bytes), reserved_(reserved) {}
+  const TilePlan& operator()(int generations) const {
+    TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
+    if (!p.generations) p = plan_tiles(lanes_, height_, generations, row_bytes_, reserved_);
+    return p;
+  }
+
+ private:
+  std::int64_t lanes_, height_;
+  int row_bytes_, reserved_;
+  mutable TilePlan plans_[kPassLengths];
+};
+
 // Lets a tile kernel take the most dynamic shared memory a block may have beside its static.
 template <class Kernel>
 void allow_largest_tiles(Kernel* kernel) {
@@ -191,7 +215,8 @@ class CudaByteLife final : public CudaByteGrid {
   CudaByteLife(const GridShape& shape, const LifeRule& rule, int generations_per_pass)
       : CudaByteGrid(shape, rule.states, tiles(shape) ? (shape.size[0] + 15) / 16 * 16 : shape.size[0]), rule_(rule),
         generations_(pass_length(~std::uint64_t(0), generations_per_pass ? generations_per_pass : kAutoGenerations,
-                                 cuda::kMaxByteGenerations)) {
+                                 cuda::kMaxByteGenerations)),
+        plan_((width_ + cuda::kCellsPerLane - 1) / cuda::kCellsPerLane, rows_, kTileRowBytes, cuda::kRuleTableSize) {
     if (!tiles(shape_)) return;
     for_each_pass_length(
         [](auto g) {
@@ -205,7 +230,7 @@ class CudaByteLife final : public CudaByteGrid {
   std::string name() const override {
     if (!tiles(shape_)) return "byte (cuda, a thread per cell)";
     return "byte (cuda, 16-cell columns, SWAR counts, " + std::string(rule_.two_state() ? "byte-permute" : "table") +
-           " rule, " + plan(generations_).describe("480") + ")";
+           " rule, " + plan_(generations_).describe("480") + ")";
   }
   double bytes_per_update() const override { return tiles(shape_) ? 2.0 / generations_ : 2.0; }
 
@@ -219,37 +244,20 @@ class CudaByteLife final : public CudaByteGrid {
 
   static bool tiles(const GridShape& s) { return s.dims == 2 && s.neighborhood == Neighborhood::moore; }
 
-  const TilePlan& plan(int generations) const {
-    TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
-    if (!p.generations)
-      p = plan_tiles((width_ + cuda::kCellsPerLane - 1) / cuda::kCellsPerLane, rows_, generations, kTileRowBytes,
-                     cuda::kRuleTableSize);
-    return p;
-  }
-
   int launch_pass(std::uint64_t left) override {
     if (!tiles(shape_)) {
       cuda::byte_stencil_step<<<grid_stride_blocks(width_ * rows_), kBlockThreads>>>(stencil_view(), rule_);
       return 1;
     }
     const int pass = pass_length(left, generations_, cuda::kMaxByteGenerations);
-    switch (pass) {
-      case 16:
-        return launch<16>();
-      case 8:
-        return launch<8>();
-      case 4:
-        return launch<4>();
-      case 2:
-        return launch<2>();
-      default:
-        return launch<1>();
-    }
+    with_pass_length(
+        pass, [&](auto g) { launch<decltype(g)::value>(); }, std::make_integer_sequence<int, kPassLengths>{});
+    return pass;
   }
 
   template <int G>
-  int launch() {
-    const TilePlan& p = plan(G);
+  void launch() {
+    const TilePlan& p = plan_(G);
     const dim3 blocks(unsigned(p.columns), unsigned(p.bands));
     const unsigned threads = unsigned(p.warps * 32);
     const cuda::ByteGridView view{
@@ -263,12 +271,11 @@ class CudaByteLife final : public CudaByteGrid {
       if (fixed) cuda::byte_generations<G, true><<<blocks, threads, p.shared_bytes>>>(view, rule_, p.tile_rows);
       else cuda::byte_generations<G, false><<<blocks, threads, p.shared_bytes>>>(view, rule_, p.tile_rows);
     }
-    return G;
   }
 
   LifeRule rule_;
   int generations_;
-  mutable TilePlan plans_[kPassLengths];  // by pass length, made when first needed
+  TilePlans<kPassLengths> plan_;
 };
 
 class CudaElementary final : public CudaByteGrid {
@@ -293,7 +300,7 @@ class CudaBitGrid final : public Automaton {
         generations_(pass_length(~std::uint64_t(0), generations_per_pass ? generations_per_pass : kAutoGenerations,
                                  cuda::kMaxBitGenerations)),
         width_(shape.size[0]), height_(shape.size[1]), words_((width_ + 31) / 32),
-        current_(std::size_t(words_ * height_)), next_(current_.size()) {
+        current_(std::size_t(words_ * height_)), next_(current_.size()), plan_(words_, height_, kTileRowBytes, 0) {
     CG_CUDA(cudaMemset(current_.data(), 0, current_.size() * 4));
     for_each_pass_length(
         [](auto g) {
@@ -305,7 +312,7 @@ class CudaBitGrid final : public Automaton {
         std::make_integer_sequence<int, kPassLengths>{});
   }
   std::string name() const override {
-    return "bitpacked (cuda, 32-bit words, " + plan(generations_).describe("30 words") + ", " +
+    return "bitpacked (cuda, 32-bit words, " + plan_(generations_).describe("30 words") + ", " +
            (rule_.is_conway() ? "B3/S23 logic)" : "table logic)");
   }
   const GridShape& shape() const override { return shape_; }
@@ -315,8 +322,13 @@ class CudaBitGrid final : public Automaton {
   void advance(std::uint64_t steps) override {
     for (std::uint64_t left = steps; left > 0;) {
       const int pass = pass_length(left, generations_, cuda::kMaxBitGenerations);
-      if (rule_.is_conway()) launch(pass, ConwayLogic{});
-      else launch(pass, TableLogic(rule_));
+      with_pass_length(
+          pass,
+          [&](auto g) {
+            if (rule_.is_conway()) launch<decltype(g)::value>(ConwayLogic{});
+            else launch<decltype(g)::value>(TableLogic(rule_));
+          },
+          std::make_integer_sequence<int, kPassLengths>{});
       CG_CUDA_LAUNCHED();
       current_.swap(next_);
       left -= std::uint64_t(pass);
@@ -367,33 +379,9 @@ class CudaBitGrid final : public Automaton {
     });
   }
 
-  const TilePlan& plan(int generations) const {
-    TilePlan& p = plans_[std::size_t(__builtin_ctz(unsigned(generations)))];
-    if (!p.generations) p = plan_tiles(words_, height_, generations, kTileRowBytes, 0);
-    return p;
-  }
-
-  template <class Logic>
-  void launch(int pass, const Logic& logic) {
-    switch (pass) {
-      case 32:
-        return launch<32>(logic);
-      case 16:
-        return launch<16>(logic);
-      case 8:
-        return launch<8>(logic);
-      case 4:
-        return launch<4>(logic);
-      case 2:
-        return launch<2>(logic);
-      default:
-        return launch<1>(logic);
-    }
-  }
-
   template <int G, class Logic>
   void launch(const Logic& logic) {
-    const TilePlan& p = plan(G);
+    const TilePlan& p = plan_(G);
     const dim3 blocks(unsigned(p.columns), unsigned(p.bands));
     const cuda::BitGridView view{
         current_.data(), next_.data(), width_, height_, words_, shape_.edge, outside_live(shape_) ? ~0u : 0u};
@@ -407,7 +395,7 @@ class CudaBitGrid final : public Automaton {
   int generations_;
   std::int64_t width_, height_, words_;
   DeviceArray<std::uint32_t> current_, next_;
-  mutable TilePlan plans_[kPassLengths];  // by pass length, made when first needed
+  TilePlans<kPassLengths> plan_;
   std::uint64_t step_ = 0;
 };
 
