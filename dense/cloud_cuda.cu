@@ -18,6 +18,26 @@ int blocks_for(std::int64_t items) {
   return int(std::min<std::int64_t>((items + kCloudBlockThreads - 1) / kCloudBlockThreads, 65536));
 }
 
+// The split of a grid among the step's blocks: columns of kCloudTileRows rows across, cut along z
+// so that a wave of blocks fills every multiprocessor once. Parts shorter than 8 planes are not
+// made: each part loads three planes of act before its first (z - 2 .. z), a cost that shorter
+// parts would double.
+cuda::CloudSplit plan_cloud_split(std::int64_t words, std::int64_t height, std::int64_t depth, bool draws) {
+  int device = 0, multiprocessors = 0, blocks_per_multiprocessor = 0;
+  CG_CUDA(cudaGetDevice(&device));
+  CG_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  const auto kernel = draws ? cuda::cloud_step<true> : cuda::cloud_step<false>;
+  CG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cuda::kCloudSharedBytes));
+  CG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel, cuda::kCloudWarps * 32,
+                                                        cuda::kCloudSharedBytes));
+  cuda::CloudSplit split{(words + 31) / 32, (height + cuda::kCloudTileRows - 1) / cuda::kCloudTileRows, depth};
+  const std::int64_t columns = split.x_tiles * split.y_bands,
+                     wave = std::int64_t(multiprocessors) * std::max(blocks_per_multiprocessor, 1);
+  const std::int64_t parts = std::max<std::int64_t>(1, std::min((wave + columns - 1) / columns, depth / 8));
+  split.z_length = (depth + parts - 1) / parts;
+  return split;
+}
+
 // Three bit planes of rows * words 32-bit words.
 struct DevicePlanes {
   DeviceArray<std::uint32_t> hum, act, cld;
@@ -36,9 +56,13 @@ class CudaCloudGrid final : public Automaton {
  public:
   CudaCloudGrid(const GridShape& shape, const CloudRule& rule)
       : shape_(shape), rule_(rule), width_(shape.size[0]), rows_(shape.size[1] * shape.size[2]),
-        words_((width_ + 31) / 32), current_(std::size_t(rows_ * words_)), next_(std::size_t(rows_ * words_)) {}
+        words_((width_ + 31) / 32), split_(plan_cloud_split(words_, shape.size[1], shape.size[2], rule.stochastic())),
+        current_(std::size_t(rows_ * words_)), next_(std::size_t(rows_ * words_)) {}
 
-  std::string name() const override { return "bitpacked cloud (cuda, 32-bit words, a thread per word)"; }
+  std::string name() const override {
+    return "bitpacked cloud (cuda, 32-bit words, columns of 32 words x " + std::to_string(cuda::kCloudTileRows) +
+           " rows streamed along z, " + std::to_string(split_.z_length) + " planes a block)";
+  }
   const GridShape& shape() const override { return shape_; }
   std::uint64_t step() const override { return step_; }
   double bytes_per_update() const override { return 0.75; }  // three bits read, three written
@@ -47,7 +71,12 @@ class CudaCloudGrid final : public Automaton {
     for (std::uint64_t s = 0; s < steps; ++s, ++step_) {
       const cuda::CloudGridView view{current_.view(), next_.view(), width_,     shape_.size[1],
                                      shape_.size[2],  words_,       shape_.edge};
-      cuda::cloud_step<<<blocks_for(rows_ * words_), kCloudBlockThreads>>>(view, rule_, seed_, std::uint32_t(step_));
+      if (rule_.stochastic())
+        cuda::cloud_step<true><<<blocks(), cuda::kCloudWarps * 32, cuda::kCloudSharedBytes>>>(
+            view, rule_, seed_, std::uint32_t(step_), split_);
+      else
+        cuda::cloud_step<false><<<blocks(), cuda::kCloudWarps * 32, cuda::kCloudSharedBytes>>>(
+            view, rule_, seed_, std::uint32_t(step_), split_);
       CG_CUDA_LAUNCHED();
       current_.swap(next_);
     }
@@ -107,9 +136,15 @@ class CudaCloudGrid final : public Automaton {
     return {host[0], host[1]};
   }
 
+  unsigned blocks() const {
+    const std::int64_t parts = (shape_.size[2] + split_.z_length - 1) / split_.z_length;
+    return unsigned(split_.x_tiles * split_.y_bands * parts);
+  }
+
   GridShape shape_;
   CloudRule rule_;
   std::int64_t width_, rows_, words_;
+  cuda::CloudSplit split_;
   DevicePlanes current_, next_;
   std::uint64_t seed_ = 0, step_ = 0;
 };

@@ -64,6 +64,7 @@ TEST_SUITE("gpu") {
                            {1, 7, 5},
                            {64, 3, 4},
                            {2049, 5, 3},
+                           {1088, 3, 17},  // two columns across, whole words: halo words read, not assembled
                            {31, 2, 2}})
       for (Edge edge : {Edge::fixed, Edge::periodic, Edge::reflective}) {
         check_cloud_kernel_against_graph(dense::Device::cuda, cloud_shape(w, h, d, edge), growth, {1, 2, 30}, 0.1);
