@@ -269,6 +269,80 @@ CG_ALWAYS_INLINE void update_counted_slice(const Layout& L, const Model& model, 
   look_up(table, own.template get<0>(), count, state_from(next, v0).template get<0>(), lo, hi);
 }
 
+// A run of whole stencil slices that share one stencil of K entries (the interior of a grid
+// row), counted and looked up as one loop over its cells, which the compiler vectorizes across
+// slices with the K columns' loads and the counts in registers. Slice by slice, the walk spent
+// most of its time between slices: a 2048^2 Moore grid stepped 1.8x faster on two cores.
+template <std::uint32_t K, class Model>
+CG_ALWAYS_INLINE void update_stencil_run(const Model& model, StateRef<typename Model::Vars> own,
+                                         typename Model::Vars::template type<0>* out, std::uint32_t cells,
+                                         const std::int32_t* offsets, const RuleTable& table) {
+  using Vars = typename Model::Vars;
+  using State = typename Vars::template type<0>;
+  StateRef<Vars> column[K];
+  for (std::uint32_t k = 0; k < K; ++k) column[k] = state_from(own, offsets[k]);
+  const State* self = own.template get<0>();
+  if (table.two_state) {
+    const std::uint16_t born = table.born, survives = table.survives;
+    CG_LANES_INDEPENDENT
+    for (std::uint32_t i = 0; i < cells; ++i) {
+      std::uint8_t count = 0;
+      for (std::uint32_t k = 0; k < K; ++k) count += std::uint8_t(model.signal(CellRead<Vars>{column[k], i}));
+      const std::uint16_t mask = self[i] == 0 ? born : self[i] == 1 ? survives : 0;
+      out[i] = State((mask >> count) & 1u);
+    }
+  } else {
+    const std::uint32_t* lookup = table.data();
+    const std::uint32_t counts = table.counts;
+    CG_LANES_INDEPENDENT
+    for (std::uint32_t i = 0; i < cells; ++i) {
+      std::uint32_t count = 0;
+      for (std::uint32_t k = 0; k < K; ++k) count += std::uint32_t(model.signal(CellRead<Vars>{column[k], i}));
+      out[i] = State(lookup[std::uint32_t(self[i]) * counts + count]);
+    }
+  }
+}
+
+// The stencil widths update_stencil_run_of_width takes: von Neumann and Moore, 2D and 3D;
+// hexagonal.
+constexpr bool runs_stencil_width(std::uint32_t width) { return width == 4 || width == 6 || width == 8 || width == 26; }
+
+// The slices from s on that form a run for update_stencil_run: whole, stencil-encoded, one
+// stencil of a width it takes, ending before vertex `last`. Returns how many (0 where slice s
+// starts none).
+inline std::uint32_t stencil_run_length(const Layout& L, std::uint32_t s, std::uint32_t lo, std::uint32_t last) {
+  if (lo != 0 || L.encoding(s) != SliceEncoding::stencil || !runs_stencil_width(L.slice_width[s])) return 0;
+  std::uint32_t n = 0;
+  const std::uint64_t begin = L.slice_begin[s];
+  const std::uint32_t width = L.slice_width[s];
+  while (s + n < L.num_slices() && (s + n + 1) * kSliceWidth <= last && L.encoding(s + n) == SliceEncoding::stencil &&
+         L.slice_begin[s + n] == begin && L.slice_width[s + n] == width)
+    ++n;
+  return n;
+}
+
+// update_stencil_run for the run's width (runs_stencil_width).
+template <class Model>
+CG_ALWAYS_INLINE void update_stencil_run_of_width(const Layout& L, const Model& model,
+                                                  StateRef<typename Model::Vars> current,
+                                                  StateRef<typename Model::Vars> next, std::uint32_t s,
+                                                  std::uint32_t slices, const RuleTable& table) {
+  const std::uint32_t v0 = s * kSliceWidth, cells = slices * kSliceWidth;
+  const std::int32_t* offsets = L.stencil_offsets.data() + L.slice_begin[s];
+  const auto own = state_from(current, v0);
+  auto* out = state_from(next, v0).template get<0>();
+  switch (L.slice_width[s]) {
+    case 4:
+      return update_stencil_run<4>(model, own, out, cells, offsets, table);
+    case 6:
+      return update_stencil_run<6>(model, own, out, cells, offsets, table);
+    case 8:
+      return update_stencil_run<8>(model, own, out, cells, offsets, table);
+    default:
+      return update_stencil_run<26>(model, own, out, cells, offsets, table);
+  }
+}
+
 // Lanes [lo, hi) of ordinary slice s (lane i is vertex 32 s + i), from `current` into `next`.
 template <class Model>
 CG_ALWAYS_INLINE void update_slice(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
@@ -335,10 +409,20 @@ template <class Model>
 CG_ALWAYS_INLINE void update_slices(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
                                     StateRef<typename Model::Vars> next, const StepContext& step, std::uint32_t first,
                                     std::uint32_t last, const RuleTable& table) {
+  using Vars = typename Model::Vars;
+  bool counted = false;  // whether stencil runs apply: the rule counts signals, every cell updates
+  if constexpr (Vars::count == 1 && HasSignal<Model>::value) counted = table.counts_signals && step.alpha >= 1.0;
   for (std::uint32_t s = first / kSliceWidth; s * kSliceWidth < last; ++s) {
-    const std::uint32_t v0 = s * kSliceWidth;
-    update_slice(L, model, current, next, s, std::max(first, v0) - v0, std::min(last, v0 + kSliceWidth) - v0, step,
-                 table);
+    const std::uint32_t v0 = s * kSliceWidth, lo = std::max(first, v0) - v0;
+    if constexpr (Vars::count == 1 && HasSignal<Model>::value) {
+      const std::uint32_t run = counted ? stencil_run_length(L, s, lo, last) : 0;
+      if (run > 1) {
+        update_stencil_run_of_width(L, model, current, next, s, run, table);
+        s += run - 1;
+        continue;
+      }
+    }
+    update_slice(L, model, current, next, s, lo, std::min(last, v0 + kSliceWidth) - v0, step, table);
   }
 }
 
