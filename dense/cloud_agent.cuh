@@ -205,7 +205,7 @@ __device__ __forceinline__ void run_cloud_column(const CloudGridView& g, const C
 #pragma unroll 1
   for (std::int64_t z = c.z_begin; z < c.z_end; ++z) {
     __pipeline_wait_prior(kCloudLookahead - 1);  // this thread's copies for plane z have landed
-    __syncthreads();  // everyone's have; and every warp is done with z - 1, whose slots the next copies reuse
+    __syncthreads();  // everyone's have; every warp is done with z - 1, so act's slot of z - 3 is free
     copy_plane(z + kCloudLookahead);
     // Tile row 0 of this warp, at this lane's word, in the planes z - 2 .. z + 1.
     const int at = (warp * kTileRowsPerWarp + kCloudReach) * kCloudPitch + 1 + lane;

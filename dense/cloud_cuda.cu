@@ -19,10 +19,13 @@ int blocks_for(std::int64_t items) {
 }
 
 // The split of a grid among the step's blocks: columns of kCloudTileRows rows across, cut along z
-// so that a wave of blocks fills every multiprocessor once. Parts shorter than 8 planes are not
-// made: each part loads three planes of act before its first (z - 2 .. z), a cost that shorter
-// parts would double.
+// into parts of equal length (to a plane) so that one wave of blocks fills every multiprocessor;
+// no part is shorter than 8 planes, since each part loads act's planes z - 2 and z - 1 before its
+// first and the one after its last.
 cuda::CloudSplit plan_cloud_split(std::int64_t words, std::int64_t height, std::int64_t depth, bool draws) {
+  // The kernel keeps a lane's word column in 32 bits.
+  if (words >= (std::int64_t(1) << 31))
+    throw Error("the bit-packed cloud kernel on the GPU takes rows of fewer than 2^36 cells");
   int device = 0, multiprocessors = 0, blocks_per_multiprocessor = 0;
   CG_CUDA(cudaGetDevice(&device));
   CG_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
@@ -30,11 +33,10 @@ cuda::CloudSplit plan_cloud_split(std::int64_t words, std::int64_t height, std::
   CG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cuda::kCloudSharedBytes));
   CG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel, cuda::kCloudWarps * 32,
                                                         cuda::kCloudSharedBytes));
-  cuda::CloudSplit split{(words + 31) / 32, (height + cuda::kCloudTileRows - 1) / cuda::kCloudTileRows, depth};
+  cuda::CloudSplit split{(words + 31) / 32, (height + cuda::kCloudTileRows - 1) / cuda::kCloudTileRows, 1};
   const std::int64_t columns = split.x_tiles * split.y_bands,
                      wave = std::int64_t(multiprocessors) * std::max(blocks_per_multiprocessor, 1);
-  const std::int64_t parts = std::max<std::int64_t>(1, std::min((wave + columns - 1) / columns, depth / 8));
-  split.z_length = (depth + parts - 1) / parts;
+  split.parts = std::max<std::int64_t>(1, std::min(wave / columns, depth / 8));
   return split;
 }
 
@@ -60,8 +62,12 @@ class CudaCloudGrid final : public Automaton {
         current_(std::size_t(rows_ * words_)), next_(std::size_t(rows_ * words_)) {}
 
   std::string name() const override {
+    const std::int64_t depth = shape_.size[2], shortest = depth / split_.parts,
+                       longest = (depth + split_.parts - 1) / split_.parts;
     return "bitpacked cloud (cuda, 32-bit words, columns of 32 words x " + std::to_string(cuda::kCloudTileRows) +
-           " rows streamed along z, " + std::to_string(split_.z_length) + " planes a block)";
+           " rows streamed along z, " +
+           (shortest == longest ? std::to_string(shortest) : std::to_string(shortest) + "-" + std::to_string(longest)) +
+           " planes a block)";
   }
   const GridShape& shape() const override { return shape_; }
   std::uint64_t step() const override { return step_; }
@@ -136,10 +142,7 @@ class CudaCloudGrid final : public Automaton {
     return {host[0], host[1]};
   }
 
-  unsigned blocks() const {
-    const std::int64_t parts = (shape_.size[2] + split_.z_length - 1) / split_.z_length;
-    return unsigned(split_.x_tiles * split_.y_bands * parts);
-  }
+  unsigned blocks() const { return unsigned(split_.x_tiles * split_.y_bands * split_.parts); }
 
   GridShape shape_;
   CloudRule rule_;

@@ -14,11 +14,11 @@ namespace cellgraph::dense::cuda {
 
 constexpr int kCloudBlockThreads = 256;
 
-// How the step's blocks split the grid: x_tiles x y_bands columns, each cut into z_length
-// planes (the last one shorter), block b = column (b % x_tiles, b / x_tiles % y_bands), part
-// b / (x_tiles * y_bands) along z.
+// How the step's blocks split the grid: x_tiles x y_bands columns, each cut along z into
+// `parts` parts of equal length to a plane. Block b is column (b % x_tiles, b / x_tiles %
+// y_bands), part b / (x_tiles * y_bands).
 struct CloudSplit {
-  std::int64_t x_tiles, y_bands, z_length;
+  std::int64_t x_tiles, y_bands, parts;
 };
 
 template <bool kDraws>
@@ -26,9 +26,9 @@ __global__ void __launch_bounds__(kCloudWarps * 32)
     cloud_step(CloudGridView g, CloudRule rule, std::uint64_t seed, std::uint32_t step, CloudSplit split) {
   extern __shared__ std::uint32_t shared[];  // kCloudSharedBytes
   const std::int64_t b = blockIdx.x, column = b % (split.x_tiles * split.y_bands),
-                     z_begin = b / (split.x_tiles * split.y_bands) * split.z_length;
-  const CloudColumn c{32 * (column % split.x_tiles), kCloudTileRows * (column / split.x_tiles), z_begin,
-                      z_begin + split.z_length < g.depth ? z_begin + split.z_length : g.depth};
+                     part = b / (split.x_tiles * split.y_bands);
+  const CloudColumn c{32 * (column % split.x_tiles), kCloudTileRows * (column / split.x_tiles),
+                      part * g.depth / split.parts, (part + 1) * g.depth / split.parts};
   run_cloud_column<kDraws>(g, rule, seed, step, c, shared);
 }
 

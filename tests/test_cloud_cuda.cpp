@@ -65,6 +65,7 @@ TEST_SUITE("gpu") {
                            {64, 3, 4},
                            {2049, 5, 3},
                            {1088, 3, 17},  // two columns across, whole words: halo words read, not assembled
+                           {70, 33, 1},    // one plane; a second band of one row
                            {31, 2, 2}})
       for (Edge edge : {Edge::fixed, Edge::periodic, Edge::reflective}) {
         check_cloud_kernel_against_graph(dense::Device::cuda, cloud_shape(w, h, d, edge), growth, {1, 2, 30}, 0.1);

@@ -404,7 +404,8 @@ CG_ALWAYS_INLINE void update_slice(const Layout& L, const Model& model, StateRef
   }
 }
 
-// Vertices [first, last) of ordinary slices, one slice after another.
+// Vertices [first, last) of ordinary slices: a run of stencil slices at a time where one starts, else
+// one slice.
 template <class Model>
 CG_ALWAYS_INLINE void update_slices(const Layout& L, const Model& model, StateRef<typename Model::Vars> current,
                                     StateRef<typename Model::Vars> next, const StepContext& step, std::uint32_t first,
