@@ -21,6 +21,7 @@
 
 #include "cellgraph/dense/bit_logic.hpp"
 #include "cellgraph/dense/boundary.hpp"
+#include "dense/image_words.cuh"
 #include "dense/tile_schedule.cuh"
 
 namespace cellgraph::dense::cuda {
@@ -39,7 +40,7 @@ struct BitGridView {
 
 // Word column j = first + lane (any integer) of row y (any integer) of the grid of images, for
 // every lane of the warp at once (all 32 lanes call it). A word across or beyond an x edge is
-// assembled a bit per lane with a ballot, so edge tiles cost a load per lane, not 32.
+// assembled by ballot_image_words.
 __device__ __forceinline__ std::uint32_t load_image_word(const BitGridView& g, std::int64_t y, std::int64_t first,
                                                          bool needed) {
   const int lane = threadIdx.x & 31;
@@ -48,15 +49,9 @@ __device__ __forceinline__ std::uint32_t load_image_word(const BitGridView& g, s
   const std::uint32_t* cells = g.in + row * g.words;
   const std::int64_t j = first + lane, x0 = 32 * j;
   const bool whole = x0 >= 0 && x0 + 32 <= g.width;
-  std::uint32_t word = whole && needed ? __ldg(cells + j) : 0u;
-  for (std::uint32_t edges = __ballot_sync(0xFFFFFFFFu, needed && !whole); edges; edges &= edges - 1) {
-    const int owner = __ffs(edges) - 1;
-    const std::int64_t x = near_image(32 * (first + owner) + lane, g.width, g.edge);
-    const std::uint32_t bit = x < 0 ? (g.outside & 1u) : (__ldg(cells + (x >> 5)) >> (x & 31)) & 1u;
-    const std::uint32_t assembled = __ballot_sync(0xFFFFFFFFu, bit);
-    if (lane == owner) word = assembled;
-  }
-  return word;
+  const std::uint32_t word = whole && needed ? __ldg(cells + j) : 0u;
+  return ballot_image_words(cells, g.width, g.edge, first, __ballot_sync(0xFFFFFFFFu, needed && !whole), g.outside & 1u,
+                            word);
 }
 
 // Lanes whose cells lie inside the grid (a fixed outside is restored elsewhere).

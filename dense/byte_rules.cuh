@@ -41,8 +41,9 @@ __device__ __forceinline__ void fill_rule_table(const LifeRule& rule, std::uint8
 
 // Two-state rules, four cells a word with no memory access: each count byte (0..8) selects a
 // byte of an 8-byte born or survive table with one byte permute (PRMT) by its low three bits,
-// so count 8 reads count 0's entry and is patched where the two differ (B0 without B8, say). About 8 instructions for 4
-// cells against some 24 for the table, which made the kernel instruction-bound below the copy bound.
+// so count 8 reads count 0's entry and is patched where the two differ (B0 without B8, say).
+// About 8 instructions for 4 cells against some 24 for the table, which made the kernel
+// instruction-bound below the copy bound.
 struct TwoStateRule {
   // Byte c of the pair (low, high): 1 when count c (0..7) gives a live cell. Plain members, not
   // arrays, so that a kernel keeps them in registers rather than in a local-memory copy.

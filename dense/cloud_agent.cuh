@@ -24,6 +24,7 @@
 #include "cellgraph/dense/boundary.hpp"
 #include "cellgraph/dense/cloud_rule.hpp"
 #include "dense/cloud_draws.hpp"
+#include "dense/image_words.cuh"
 
 namespace cellgraph::dense::cuda {
 
@@ -74,22 +75,6 @@ __device__ __forceinline__ WordSource word_source(const CloudGridView& g, std::i
   if (g.edge == Edge::fixed) return {WordFrom::nothing, 0};
   if (g.edge == Edge::periodic) return {WordFrom::word, j < 0 ? g.words - 1 : 0};
   return {WordFrom::mirrored, j < 0 ? 0 : g.words - 1};  // x = -1 - x' maps bit b to bit 31 - b
-}
-
-// Word first_of_lane0 + owner of `row` assembled for every owner lane in `assembled` (every
-// lane calls it); the other lanes keep `word`.
-__device__ __forceinline__ std::uint32_t assemble_words(const CloudGridView& g, const std::uint32_t* row,
-                                                        std::uint32_t assembled, std::int64_t first_of_lane0,
-                                                        std::uint32_t word) {
-  const int lane = threadIdx.x & 31;
-  for (; assembled; assembled &= assembled - 1) {
-    const int owner = __ffs(assembled) - 1;
-    const std::int64_t x = near_image(32 * (first_of_lane0 + owner) + lane, g.width, g.edge);
-    const std::uint32_t bit = x < 0 || !row ? 0u : (__ldg(row + (x >> 5)) >> (x & 31)) & 1u;
-    const std::uint32_t bits = __ballot_sync(0xFFFFFFFFu, bit);
-    if (lane == owner) word = bits;
-  }
-  return word;
 }
 
 constexpr int kActRowsPerWarp = (kCloudPlaneRows + kCloudWarps - 1) / kCloudWarps;
@@ -156,8 +141,8 @@ __device__ __forceinline__ void copy_act_plane(const CloudGridView& g, const Clo
     }
     if (p.assembled_low | p.assembled_high) {
       // Lanes with a copy in flight leave its word alone.
-      const std::uint32_t low = assemble_words(g, row, p.assembled_low, c.first - 1, 0),
-                          high = assemble_words(g, row, p.assembled_high, c.first + 31, 0);
+      const std::uint32_t low = ballot_image_words(row, g.width, g.edge, c.first - 1, p.assembled_low, 0, 0),
+                          high = ballot_image_words(row, g.width, g.edge, c.first + 31, p.assembled_high, 0, 0);
       if (p.assembled_low >> lane & 1u) to[lane] = low;
       if (lane < kCloudPitch - 32 && (p.assembled_high >> lane & 1u)) to[32 + lane] = high;
     }

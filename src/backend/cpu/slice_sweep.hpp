@@ -215,6 +215,18 @@ CG_ALWAYS_INLINE void with_entries(const Layout& L, std::uint32_t s, Visit&& vis
   }
 }
 
+// One cell's next state from the tabulated rule: its two-state masks (born, survives), or its
+// table of `counts` columns.
+template <class State, class Count>
+CG_ALWAYS_INLINE State two_state_next(std::uint16_t born, std::uint16_t survives, State state, Count count) {
+  const std::uint16_t mask = state == 0 ? born : state == 1 ? survives : 0;
+  return State((mask >> count) & 1u);
+}
+template <class State, class Count>
+CG_ALWAYS_INLINE State table_next(const std::uint32_t* lookup, std::uint32_t counts, State state, Count count) {
+  return State(lookup[std::uint32_t(state) * counts + count]);
+}
+
 // Lanes [lo, hi) of a slice's new states from the tabulated rule: state[i] with count[i].
 template <class State, class Count>
 CG_ALWAYS_INLINE void look_up(const RuleTable& table, const State* state, const Count* count, State* out,
@@ -222,16 +234,13 @@ CG_ALWAYS_INLINE void look_up(const RuleTable& table, const State* state, const 
   if (table.two_state) {
     const std::uint16_t born = table.born, survives = table.survives;
     CG_LANES_INDEPENDENT
-    for (std::uint32_t i = lo; i < hi; ++i) {
-      const std::uint16_t mask = state[i] == 0 ? born : state[i] == 1 ? survives : 0;
-      out[i] = State((mask >> count[i]) & 1u);
-    }
+    for (std::uint32_t i = lo; i < hi; ++i) out[i] = two_state_next(born, survives, state[i], count[i]);
     return;
   }
   const std::uint32_t* lookup = table.data();
   const std::uint32_t counts = table.counts;
   CG_LANES_INDEPENDENT
-  for (std::uint32_t i = lo; i < hi; ++i) out[i] = State(lookup[std::uint32_t(state[i]) * counts + count[i]]);
+  for (std::uint32_t i = lo; i < hi; ++i) out[i] = table_next(lookup, counts, state[i], count[i]);
 }
 
 // update_slice() for a model whose fold counts signals (RuleTable::counts_signals): a byte of
@@ -288,8 +297,7 @@ CG_ALWAYS_INLINE void update_stencil_run(const Model& model, StateRef<typename M
     for (std::uint32_t i = 0; i < cells; ++i) {
       std::uint8_t count = 0;
       for (std::uint32_t k = 0; k < K; ++k) count += std::uint8_t(model.signal(CellRead<Vars>{column[k], i}));
-      const std::uint16_t mask = self[i] == 0 ? born : self[i] == 1 ? survives : 0;
-      out[i] = State((mask >> count) & 1u);
+      out[i] = two_state_next(born, survives, self[i], count);
     }
   } else {
     const std::uint32_t* lookup = table.data();
@@ -298,7 +306,7 @@ CG_ALWAYS_INLINE void update_stencil_run(const Model& model, StateRef<typename M
     for (std::uint32_t i = 0; i < cells; ++i) {
       std::uint32_t count = 0;
       for (std::uint32_t k = 0; k < K; ++k) count += std::uint32_t(model.signal(CellRead<Vars>{column[k], i}));
-      out[i] = State(lookup[std::uint32_t(self[i]) * counts + count]);
+      out[i] = table_next(lookup, counts, self[i], count);
     }
   }
 }
