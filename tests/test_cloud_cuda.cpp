@@ -73,6 +73,15 @@ TEST_SUITE("gpu") {
       }
   }
 
+  TEST_CASE("gpu: the bit-packed cloud kernel refuses rows its word columns cannot hold" *
+            doctest::skip(!cuda_device_available())) {
+    // Refused before any allocation: the grid would need 48 GiB.
+    CHECK_THROWS_WITH_AS(
+        make_cloud_automaton(dense::Device::cuda, cloud_shape(std::int64_t(1) << 36, 1, 1, dense::Edge::periodic),
+                             dense::CloudRule{}, {}),
+        doctest::Contains("rows of fewer than 2^36 cells"), Error);
+  }
+
   TEST_CASE("gpu: cellgraph compare --model cloud on the GPU" * doctest::skip(!cuda_device_available())) {
     auto r = run_cli(
         "compare --model cloud --grid 300x200x64 --boundary periodic --steps 40 --check-every 10 "
