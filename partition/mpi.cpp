@@ -222,6 +222,13 @@ std::vector<std::vector<std::uint8_t>> Transport::trade(const Layout& L,
   return from_each;
 }
 
+bool Transport::or_over_parts(std::vector<std::uint8_t>& flags) {
+  if (!flags.empty())
+    check(MPI_Allreduce(MPI_IN_PLACE, flags.data(), as_count(flags.size()), MPI_UNSIGNED_CHAR, MPI_BOR, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+  return true;
+}
+
 void Transport::notify_peers(const Layout& L, std::uint32_t token) {
   // Four bytes go eagerly: the send returns at once, whatever the peer is doing.
   for (const HaloPeer& peer : L.peers)

@@ -80,6 +80,7 @@ class Transport final : public HaloTransport {
   std::vector<std::vector<std::uint8_t>> trade(const Layout& layout,
                                                const std::vector<std::vector<std::uint8_t>>& to_each,
                                                std::size_t bytes) override;
+  bool or_over_parts(std::vector<std::uint8_t>& flags) override;
   void notify_peers(const Layout& layout, std::uint32_t token) override;
   void await_peers(const Layout& layout, std::uint32_t token) override;
 

@@ -1,5 +1,7 @@
 #include "partition/partitioned_ensemble.hpp"
 
+#include <algorithm>
+
 #include "cellgraph/error.hpp"
 #include "partition/mpi.hpp"
 
@@ -26,6 +28,38 @@ std::vector<std::int64_t> PartitionedEnsemble::observable_sums(std::uint32_t mem
   std::vector<std::int64_t> sums = part_->observable_sums(member);
   mpi::sum(sums);
   return sums;
+}
+
+namespace {
+
+// Adds each member's values over the ranks in one collective (every member has as many).
+template <class T>
+std::vector<std::vector<T>> summed_over_ranks(std::vector<std::vector<T>> all) {
+  const std::size_t width = all.empty() ? 0 : all[0].size();
+  std::vector<T> flat;
+  flat.reserve(all.size() * width);
+  for (const std::vector<T>& one : all) flat.insert(flat.end(), one.begin(), one.end());
+  mpi::sum(flat);
+  for (std::size_t m = 0; m < all.size(); ++m) std::copy_n(flat.begin() + m * width, width, all[m].begin());
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint64_t>> PartitionedEnsemble::all_censuses() const {
+  return summed_over_ranks(part_->all_censuses());
+}
+
+std::vector<std::vector<std::int64_t>> PartitionedEnsemble::all_observable_sums() const {
+  return summed_over_ranks(part_->all_observable_sums());
+}
+
+std::vector<std::vector<double>> PartitionedEnsemble::all_observables() const {
+  const std::vector<std::vector<std::int64_t>> sums = all_observable_sums();
+  std::vector<std::vector<double>> all;
+  for (std::uint32_t m = 0; m < members(); ++m)
+    all.push_back(part_->observable_values(m, sums[m], vertices_.vertices()));
+  return all;
 }
 
 std::vector<double> PartitionedEnsemble::observables(std::uint32_t member) const {

@@ -23,9 +23,11 @@ class PartitionedEnsemble final : public Ensemble {
   std::uint32_t replicas() const override { return part_->replicas(); }
   std::uint64_t seed(std::uint32_t member) const override { return part_->seed(member); }
   std::uint32_t num_states() const override { return part_->num_states(); }
+  std::uint32_t members_per_word() const override { return part_->members_per_word(); }
   void advance(std::uint64_t steps) override { part_->advance(steps); }
   void resume_at(std::uint64_t step) override { part_->resume_at(step); }
   std::uint64_t step() const override { return part_->step(); }
+  std::uint32_t finished_members() const override { return part_->finished_members(); }
 
   std::vector<std::uint64_t> census(std::uint32_t member) const override;
   std::vector<std::uint32_t> states(std::uint32_t member) const override;
@@ -33,6 +35,9 @@ class PartitionedEnsemble final : public Ensemble {
   std::vector<std::string> observable_names() const override { return part_->observable_names(); }
   std::vector<double> observables(std::uint32_t member) const override;
   std::vector<std::int64_t> observable_sums(std::uint32_t member) const override;
+  std::vector<std::vector<std::uint64_t>> all_censuses() const override;
+  std::vector<std::vector<std::int64_t>> all_observable_sums() const override;
+  std::vector<std::vector<double>> all_observables() const override;
   std::vector<double> observable_values(std::uint32_t member, const std::vector<std::int64_t>& sums,
                                         std::uint64_t vertices) const override {
     return part_->observable_values(member, sums, vertices);

@@ -25,14 +25,16 @@ inline void start(const models::ModelInfo& model, const models::Params& params, 
 
 // An ensemble of the sweep `points` x `replicas` on `backend` against each member's plain run on
 // the CPU reference, after 1, 2 and 9 steps (or `chunks`): every variable of every cell, the
-// census and the observables.
-inline void check_members(const std::string& name, const std::vector<models::Params>& points, const Graph& g,
-                          const std::string& update, CompileOptions c = {}, std::uint32_t replicas = 3,
-                          std::initializer_list<std::uint64_t> chunks = {1, 1, 7}, double fill = 0.3,
-                          BackendKind backend = BackendKind::cpu) {
+// census and the observables, with the boundary cell in `boundary_value`. Returns how many
+// members the ensemble found finished.
+inline std::uint32_t check_members(const std::string& name, const std::vector<models::Params>& points, const Graph& g,
+                                   const std::string& update, CompileOptions c = {}, std::uint32_t replicas = 3,
+                                   std::initializer_list<std::uint64_t> chunks = {1, 1, 7}, double fill = 0.3,
+                                   BackendKind backend = BackendKind::cpu, std::uint32_t boundary_value = 0) {
   const models::ModelInfo& model = models::find_model(name);
   auto layout = std::make_shared<const Layout>(compile(g, c));
-  const SimulationOptions options = with_update(update, 77);
+  SimulationOptions options = with_update(update, 77);
+  options.boundary_value = boundary_value;  // a fixed boundary's state
   SimulationOptions on_backend = options;
   on_backend.backend = backend;
   auto ensemble = model.make_ensemble(points, replicas, layout, on_backend);
@@ -67,6 +69,7 @@ inline void check_members(const std::string& name, const std::vector<models::Par
       CHECK(ensemble->observables(m) == plain[m]->observables());
     }
   }
+  return ensemble->finished_members();
 }
 
 }  // namespace cellgraph::test

@@ -49,7 +49,9 @@ class Mailbox {
 
 class MailboxTransport final : public HaloTransport {
  public:
-  MailboxTransport(std::shared_ptr<Mailbox> mailbox, std::uint32_t me) : mailbox_(std::move(mailbox)), me_(me) {}
+  // `parts`: how many parts share the mailbox (0: unknown, and no collectives).
+  MailboxTransport(std::shared_ptr<Mailbox> mailbox, std::uint32_t me, std::uint32_t parts = 0)
+      : mailbox_(std::move(mailbox)), me_(me), parts_(parts) {}
 
   void start(const Layout& L, int variable, std::size_t bytes, const void* send, void* halo) override {
     for (const HaloPeer& peer : L.peers) {
@@ -67,6 +69,19 @@ class MailboxTransport final : public HaloTransport {
     }
     pending_.clear();
   }
+  bool or_over_parts(std::vector<std::uint8_t>& flags) override {
+    if (parts_ == 0) return false;
+    constexpr int kCollective = -1;  // no variable's tag
+    for (std::uint32_t p = 0; p < parts_; ++p)
+      if (p != me_) mailbox_->post(me_, p, kCollective, flags);
+    for (std::uint32_t p = 0; p < parts_; ++p)
+      if (p != me_) {
+        const std::vector<std::uint8_t> theirs = mailbox_->take(p, me_, kCollective);
+        if (theirs.size() != flags.size()) throw Error("parts gave different numbers of flags");
+        for (std::size_t i = 0; i < flags.size(); ++i) flags[i] |= theirs[i];
+      }
+    return true;
+  }
 
  private:
   struct Pending {
@@ -76,7 +91,7 @@ class MailboxTransport final : public HaloTransport {
     std::size_t size;
   };
   std::shared_ptr<Mailbox> mailbox_;
-  std::uint32_t me_;
+  std::uint32_t me_, parts_;
   std::vector<Pending> pending_;
 };
 

@@ -58,12 +58,99 @@ TEST_SUITE("gpu") {
     const Graph infecting = build_grid_graph(square_grid(20, 16, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
     const std::initializer_list<std::uint64_t> chunks = {3, 13, 24, 1, 19};
     for (const char* update : {"sync", "alpha:0.7", "colored"}) {
-      check_members("sir", {{{"beta", "0.05"}, {"tau", "2"}}, {{"beta", "0.3"}, {"tau", "3"}}}, torus, update, {}, 6,
-                    chunks, 0.02, kCuda);
-      check_members("sir", {{{"beta", "0.05"}, {"tau", "1"}}}, infecting, update, {}, 4, chunks, 0.0, kCuda);
+      CHECK(check_members("sir", {{{"beta", "0.05"}, {"tau", "2"}}, {{"beta", "0.3"}, {"tau", "3"}}}, torus, update, {},
+                          6, chunks, 0.02, kCuda) > 0);
+      CHECK(check_members("sir", {{{"beta", "0.05"}, {"tau", "1"}}}, infecting, update, {}, 4, chunks, 0.0, kCuda, 1) ==
+            0);
       check_members("lifelike", {{{"rule", "B3/S23"}}, {{"rule", "B03/S2"}}}, torus, update, {}, 4, chunks, 0.05,
                     kCuda);
     }
+  }
+
+  TEST_CASE("gpu: two-state outer totalistic members stepped 64 to a word equal their plain runs" *
+            doctest::skip(!cuda_device_available())) {
+    const Graph boundary = build_grid_graph(square_grid(23, 17, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
+    const Graph wide = build_grid_graph(square_grid(30, 21, moore_stencil(2, 4)));  // 80 neighbors
+    const Graph rgg = random_geometric_graph(3000, 12, 5);
+    const Graph hubs = rmat_graph(10, 16, 9);
+    const std::initializer_list<std::uint64_t> chunks = {1, 2, 9, 20};
+    // Points that share a word (40 replicas) and members over two words (70).
+    check_members("lifelike", {{{"rule", "B3/S23"}}, {{"rule", "B36/S23"}}}, boundary, "sync", {}, 40, chunks, 0.3,
+                  kCuda, 1);  // a live boundary: its word is every member's bit
+    check_members("lifelike", {{{"rule", "B3/S23"}}}, hubs, "sync", small_hubs(), 70, chunks, 0.3, kCuda);
+    check_members("lifelike", {{{"rule", "B3/S23"}}, {{"rule", "B03/S2"}}}, rgg, "sync", {}, 3, chunks, 0.3, kCuda);
+    check_members("lifelike", {{{"rule", "B25,26,27,28,29,30/S20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35"}}}, wide,
+                  "sync", {}, 5, chunks, 0.4, kCuda);
+    check_members("rulenumber", {{{"kind", "totalistic"}, {"rule", "0x1e6"}}}, hubs, "sync", small_hubs(), 65, chunks,
+                  0.3, kCuda);
+
+    // Which layout each ensemble takes.
+    const models::ModelInfo& life = models::find_model("lifelike");
+    auto layout = std::make_shared<const Layout>(compile(boundary, {}));
+    auto layout_of = [&](const models::Params& params, const char* update) {
+      SimulationOptions options = with_update(update, 7);
+      options.backend = kCuda;
+      return life.make_ensemble({params}, 4, layout, options)->members_per_word();
+    };
+    CHECK(layout_of({{"rule", "B3/S23"}}, "sync") == 64);
+    CHECK(layout_of({{"rule", "B3/S23"}, {"p", "0.8"}}, "sync") == 1);
+    CHECK(layout_of({{"rule", "B3/S23"}}, "colored") == 1);
+    CHECK(layout_of({{"rule", "/2/3"}}, "sync") == 1);  // Generations
+  }
+
+  TEST_CASE("gpu: packed members take states set between steps" * doctest::skip(!cuda_device_available())) {
+    const Graph torus = build_grid_graph(square_grid(31, 19));
+    const models::ModelInfo& life = models::find_model("lifelike");
+    auto layout = std::make_shared<const Layout>(compile(torus, {}));
+    SimulationOptions options = with_update("sync", 11);
+    options.backend = kCuda;
+    const models::Params params = {{"rule", "B3/S23"}};
+    auto ensemble = life.make_ensemble({params}, 66, layout, options);
+    REQUIRE(ensemble->members_per_word() == 64);
+    std::vector<std::unique_ptr<Simulation>> plain;
+    for (std::uint32_t m = 0; m < 66; ++m) {
+      SimulationOptions own = with_update("sync", ensemble->seed(m));
+      plain.push_back(life.make(params, layout, own));
+      const auto fill = random_fill(torus.num_vertices(), 0.35, ensemble->seed(m));
+      ensemble->set_states(m, fill);
+      plain[m]->set_states(fill);
+    }
+    ensemble->advance(5);
+    for (auto& sim : plain) sim->advance(5);
+    for (std::uint32_t m : {0u, 64u, 65u}) {  // reset after steps: packed again before the next
+      const auto fill = random_fill(torus.num_vertices(), 0.5, 1000 + m);
+      ensemble->set_states(m, fill);
+      plain[m]->set_states(fill);
+    }
+    ensemble->advance(3);
+    for (auto& sim : plain) sim->advance(3);
+    CHECK(ensemble->census(1) == plain[1]->census());  // unpacked here, stepped packed after
+    ensemble->advance(8);
+    for (auto& sim : plain) sim->advance(8);
+    for (std::uint32_t m = 0; m < 66; ++m) {
+      INFO("member ", m);
+      CHECK(ensemble->states(m) == plain[m]->states());
+      CHECK(ensemble->census(m) == plain[m]->census());
+    }
+  }
+
+  TEST_CASE("gpu: cli: a Life ensemble on CUDA writes what the CPU writes, byte for byte" *
+            doctest::skip(!cuda_device_available())) {
+    ScratchDir dir;
+    for (const char* backend : {"cpu", "cuda"}) {
+      const std::string name = backend;
+      const auto r = run_cli(
+          "run --rule B36/S23 --grid 48x40 --fill 0.3 --replicas 100 --steps 40 --stats-every 10 "
+          "--member 99 --backend " +
+          name + " --stats " + dir / (name + ".csv") + " --summary " + dir / (name + "-sum.csv") + " --states-out " +
+          dir / (name + ".txt"));
+      REQUIRE_MESSAGE(r.status == 0, r.out);
+      CHECK(r.out.find(" on " + name) != std::string::npos);
+      if (name == "cuda") CHECK(r.out.find("multi-spin") != std::string::npos);
+    }
+    CHECK(read_file(dir / "cpu.csv") == read_file(dir / "cuda.csv"));
+    CHECK(read_file(dir / "cpu-sum.csv") == read_file(dir / "cuda-sum.csv"));
+    CHECK(read_file(dir / "cpu.txt") == read_file(dir / "cuda.txt"));
   }
 
   TEST_CASE("gpu: Golly rule files and the cloud model run as CUDA ensembles" *

@@ -2,6 +2,7 @@
 // thread and stream, trading halos through pinned host buffers) equal the whole run on the
 // CPU, for every update mode, on grids and on graphs with hubs; and CUDA ranks under mpirun,
 // trading halos device to device or through the host, write what one CPU process writes.
+// Partitioned ensembles likewise: CUDA parts in one process, and CUDA ranks under mpirun.
 // Skipped without a GPU.
 #include <doctest/doctest.h>
 
@@ -11,7 +12,7 @@
 #include "cellgraph/source/generators.hpp"
 #include "cellgraph/source/source.hpp"
 #include "cli_run.hpp"
-#include "partitioned_runs.hpp"
+#include "partitioned_ensembles.hpp"
 #include "scratch.hpp"
 
 using namespace cellgraph;
@@ -48,6 +49,58 @@ TEST_SUITE("gpu") {
     for (const char* update : {"sync", "alpha:0.6"}) {  // halo cells' signals packed each step
       check_gpu_parts("lifelike", {{"rule", "B3/S23"}}, grid, 3, update, {}, SignalPacking::always);
       check_gpu_parts("sir", {{"beta", "0.3"}, {"tau", "2"}}, hubs, 3, update, small_hubs(), SignalPacking::always);
+    }
+  }
+
+  TEST_CASE("gpu: partitioned ensembles on the CUDA backend equal the whole CPU ensemble, member by member" *
+            doctest::skip(!cuda_device_available())) {
+    const Graph grid = build_grid_graph(square_grid(23, 17, moore_stencil(2, 1), {BoundaryKind::fixed, 1}));
+    const Graph hubs = rmat_graph(9, 8, 3);
+    constexpr BackendKind kCuda = BackendKind::cuda;
+    for (std::uint32_t parts : {2u, 3u})
+      for (const Graph* g : {&grid, &hubs}) {
+        const auto partition = partition_graph(*g, parts, {});
+        for (const char* update : {"sync", "alpha:0.6", "colored"}) {
+          check_ensemble_parts("sir", {{{"beta", "0.3"}, {"tau", "3"}}, {{"beta", "0.6"}, {"tau", "2"}}}, *g, partition,
+                               parts, update, 3, kCuda);
+          check_ensemble_parts("ising", {{{"T", "2.0"}}, {{"T", "3.0"}}}, *g, partition, parts, update, 2, kCuda);
+        }
+        check_ensemble_parts("lifelike", {{{"rule", "B3/S23"}}}, *g, partition, parts, "sync", 70, kCuda);
+        check_ensemble_parts("forestfire", {{{"p", "0.05"}, {"f", "0.01"}}}, *g, partition, parts, "alpha:0.5", 3,
+                             kCuda);
+      }
+    const Graph small = build_grid_graph(square_grid(30, 20));
+    const auto three = partition_graph(small, 3, {});
+    for (const char* update : {"sync", "alpha:0.6", "colored"})  // members finished on every part retire
+      CHECK(check_ensemble_parts("sir", {{{"beta", "0.1"}, {"tau", "2"}}, {{"beta", "0.4"}, {"tau", "2"}}}, small,
+                                 three, 3, update, 6, kCuda, {5, 12, 30}, 0.01) > 0);
+  }
+
+  TEST_CASE("gpu: ensembles on CUDA ranks under mpirun write what one CPU process writes" *
+            doctest::skip(!cuda_device_available() || !std::filesystem::exists(mpiexec_path()))) {
+    ScratchDir dir;
+    const std::vector<std::string> runs = {
+        " run --generate rmat:12 --model sir --param tau=3 --sweep beta=0.2,0.5 --replicas 3 --fill-count 20 "
+        "--steps 25 --stats-every 5 --member 4 ",
+        " run --model ising --grid 30x24 --neighborhood vonneumann --fill 1 --sweep T=2.0,2.6 --replicas 2 --steps 15 "
+        "--stats-every 5 --member 3 ",
+        " run --grid 40x30 --rule B36/S23 --fill 0.4 --replicas 70 --steps 20 --stats-every 4 --member 69 "};
+    for (const std::string& run : runs) {
+      INFO(run);
+      auto outputs = [&](const std::string& tag) {
+        return "--stats " + dir / (tag + ".csv") + " --summary " + dir / (tag + "-sum.csv") + " --states-out " +
+               dir / (tag + ".txt");
+      };
+      REQUIRE(run_cli(run + "--backend cpu " + outputs("cpu")).status == 0);
+      for (int ranks : {2, 3, 4}) {
+        const std::string tag = "gpu" + std::to_string(ranks);
+        const CommandResult gpu = run_cli_ranks(ranks, run + "--backend cuda " + outputs(tag));
+        REQUIRE_MESSAGE(gpu.status == 0, gpu.out);
+        CHECK(gpu.out.find("on cuda") != std::string::npos);
+        CHECK(read_file(dir / (tag + ".csv")) == read_file(dir / "cpu.csv"));
+        CHECK(read_file(dir / (tag + "-sum.csv")) == read_file(dir / "cpu-sum.csv"));
+        CHECK(read_file(dir / (tag + ".txt")) == read_file(dir / "cpu.txt"));
+      }
     }
   }
 

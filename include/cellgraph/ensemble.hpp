@@ -37,9 +37,15 @@ class Ensemble {
   std::uint32_t members() const { return points() * replicas(); }
   virtual std::uint64_t seed(std::uint32_t member) const = 0;  // member_seed of its point and replica
   virtual std::uint32_t num_states() const = 0;
+  // Members whose states share one stored word while they are stepped: 64 where the bits of a
+  // two-state rule's members are packed (multi-spin coding), else 1 (each member its own copy of
+  // every variable, a cell's copies side by side).
+  virtual std::uint32_t members_per_word() const { return 1; }
 
   virtual void advance(std::uint64_t steps) = 0;
   virtual std::uint64_t step() const = 0;
+  // Members found finished (no active cell, model.hpp's HasActive) that steps no longer update.
+  virtual std::uint32_t finished_members() const { return 0; }
 
   // What Simulation gives of one realization (simulation.hpp), for member m.
   virtual std::vector<std::uint64_t> census(std::uint32_t member) const = 0;
@@ -52,6 +58,23 @@ class Ensemble {
   virtual std::vector<std::int64_t> observable_sums(std::uint32_t member) const = 0;
   virtual std::vector<double> observable_values(std::uint32_t member, const std::vector<std::int64_t>& sums,
                                                 std::uint64_t vertices) const = 0;
+  // Every member's census and observables at once, member after member: what a statistics row
+  // reads, in one call (a partitioned ensemble adds its parts' in one collective).
+  virtual std::vector<std::vector<std::uint64_t>> all_censuses() const {
+    std::vector<std::vector<std::uint64_t>> all;
+    for (std::uint32_t m = 0; m < members(); ++m) all.push_back(census(m));
+    return all;
+  }
+  virtual std::vector<std::vector<std::int64_t>> all_observable_sums() const {
+    std::vector<std::vector<std::int64_t>> all;
+    for (std::uint32_t m = 0; m < members(); ++m) all.push_back(observable_sums(m));
+    return all;
+  }
+  virtual std::vector<std::vector<double>> all_observables() const {
+    std::vector<std::vector<double>> all;
+    for (std::uint32_t m = 0; m < members(); ++m) all.push_back(observables(m));
+    return all;
+  }
   virtual std::vector<std::vector<std::uint8_t>> export_state(std::uint32_t member) const = 0;
   virtual std::vector<std::uint32_t> variable_widths() const = 0;
   virtual void import_state(std::uint32_t member, const std::vector<std::vector<std::uint8_t>>& variables) = 0;
@@ -67,6 +90,12 @@ class Ensemble {
 
 // One member seen as a Simulation, for the writers of one realization (final states, pictures,
 // snapshots). It cannot be advanced on its own: the ensemble advances as a whole.
+// How an ensemble's members are stored while they are stepped, in words.
+inline std::string member_layout(const Ensemble& e) {
+  return e.members_per_word() > 1 ? std::to_string(e.members_per_word()) + " members' states a word (multi-spin coding)"
+                                  : "each member its own states";
+}
+
 class EnsembleMember final : public Simulation {
  public:
   EnsembleMember(Ensemble& ensemble, std::uint32_t member) : e_(ensemble), m_(member) {

@@ -83,6 +83,8 @@ EnsembleStatsWriter::~EnsembleStatsWriter() = default;
 
 void EnsembleStatsWriter::write(std::uint64_t step, StepCache&) {
   const std::uint32_t R = ensemble_.replicas();
+  const std::vector<std::vector<std::uint64_t>> censuses = ensemble_.all_censuses();  // collective
+  const std::vector<std::vector<double>> observables = ensemble_.all_observables();   // collective
   for (std::uint32_t point = 0; point < ensemble_.points(); ++point) {
     std::string prefix;
     for (const std::string& value : sweep_.values.at(point)) prefix += value + ",";
@@ -96,12 +98,12 @@ void EnsembleStatsWriter::write(std::uint64_t step, StepCache&) {
       append_csv_number(line, ensemble_.seed(m));
       line += ',';
       append_csv_number(line, step);
-      for (std::uint64_t count : ensemble_.census(m)) {
+      for (std::uint64_t count : censuses[m]) {
         line += ',';
         append_csv_number(line, count);
         row.push_back(double(count));
       }
-      for (double x : ensemble_.observables(m)) {
+      for (double x : observables[m]) {
         line += ',';
         append_csv_number(line, x);
         row.push_back(x);

@@ -465,7 +465,6 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
   if (!model.make_ensemble) throw Error("model " + model.name + " does not run as an ensemble");
   SimulationOptions options = run.options;
   const bool partitioned = mpi::size() > 1 || vm.count("partition");
-  if (partitioned && vm["backend"].as<std::string>() == "auto") options.backend = BackendKind::cpu;  // where they run
   const std::string identity = run.identity_params + ensemble_identity(plan);
   const std::uint32_t members = std::uint32_t(plan.points.size()) * plan.replicas;
   if (restart) check_restart_point(vm, *restart, source, model.name, identity, options, steps, members);
@@ -536,9 +535,11 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
             << model.name << " on " << source.description << " (" << source.graph.num_vertices() << " cells) for "
             << ensemble->members() << " members (" << ensemble->points()
             << (ensemble->points() == 1 ? " point" : " sweep points") << " x " << ensemble->replicas()
-            << (ensemble->replicas() == 1 ? " replica) on " : " replicas) on ") << ensemble->backend_name() << " in "
-            << result.seconds << " s";
+            << (ensemble->replicas() == 1 ? " replica) on " : " replicas) on ") << ensemble->backend_name() << " ("
+            << member_layout(*ensemble) << ") in " << result.seconds << " s";
   if (result.seconds > 0) std::cout << ": " << updates / result.seconds << " replica-cell updates/s";
+  if (const std::uint32_t finished = ensemble->finished_members())
+    std::cout << "; " << finished << " members finished early and were no longer stepped";
   std::cout << "\n";
   for (const WrittenOutput& w : result.outputs) std::cout << "  wrote " << w.path << "\n";
   return 0;

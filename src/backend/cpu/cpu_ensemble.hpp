@@ -4,8 +4,9 @@
 // memory once and from L1 after that; colored steps go member by member, each in its own
 // seed's color classes. A part of a partitioned ensemble trades every member's halo cells in
 // one message a variable (a cell's members are contiguous), or in colored steps member m's
-// after each of its classes. In one process, members whose realization is finished (no active
-// cell: model.hpp's HasActive) are found every few steps and skipped from then on.
+// after each of its classes. Members whose realization is finished (no active cell: model.hpp's
+// HasActive) are found every few steps and skipped from then on (by every part of a partitioned
+// ensemble at once).
 #pragma once
 #include <omp.h>
 
@@ -72,6 +73,7 @@ class CpuEnsemble final : public Ensemble {
   std::uint64_t seed(std::uint32_t member) const override { return seeds_.at(member); }
   std::uint32_t num_states() const override { return models_[0].num_states(); }
   std::uint64_t step() const override { return step_; }
+  std::uint32_t finished_members() const override { return members() - std::uint32_t(live_.size()); }
 
   void advance(std::uint64_t steps) override {
     const std::uint32_t M = members();
@@ -205,13 +207,13 @@ class CpuEnsemble final : public Ensemble {
 
   // Members found finished stop being updated: every model draws its random numbers by cell and
   // step, so skipping the steps that change nothing changes nothing else. Both buffers then
-  // hold the member's last state. Parts of a partitioned ensemble keep every member (finished
-  // would need every part's word).
+  // hold the member's last state. The parts of a partitioned ensemble retire a member together,
+  // once it is finished on every part (where their transport can tell).
   static constexpr std::uint64_t kRetireEvery = 8;  // steps between searches: a census's cost
 
   void retire_finished() {
     if constexpr (HasActive<Model>::value) {
-      if (options_.halo || live_.empty()) return;
+      if (live_.empty()) return;
       const std::size_t M = members(), L = live_.size();
       std::vector<StateRef<Vars>> refs(L);
       for (std::size_t k = 0; k < L; ++k) refs[k] = member_ref(current_, live_[k]);
@@ -230,6 +232,7 @@ class CpuEnsemble final : public Ensemble {
       // The boundary cell is read like any other (a fixed boundary of infected cells infects).
       const std::uint32_t boundary = layout_->boundary_cell() * std::uint32_t(M);
       for (std::size_t k = 0; k < L; ++k) active[k] |= model_of(live_[k]).active(CellRead<Vars>{refs[k], boundary});
+      if (options_.halo && !options_.halo->or_over_parts(active)) return;  // a member is finished on every part
       std::vector<std::uint32_t> still;
       for (std::size_t k = 0; k < L; ++k) {
         if (active[k]) {

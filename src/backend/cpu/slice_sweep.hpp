@@ -21,6 +21,7 @@
 #include "cellgraph/update.hpp"
 #include "src/backend/cpu/sweep.hpp"
 #include "src/backend/cpu/vector_isa.hpp"
+#include "src/backend/two_state_rule.hpp"
 #include "src/backend/user_order.hpp"
 
 namespace cellgraph::cpu {
@@ -62,26 +63,6 @@ inline void find_two_state_masks(RuleTable& table) {
       if (state == 1) table.survives |= std::uint16_t(next << count);
     }
   table.two_state = true;
-}
-
-// Whether the model's fold counts its neighbors' signals: init() is 0 and gather(a, bit, slot)
-// is a + bit for every count a below `counts` and every slot below `slots`.
-template <class Model>
-bool fold_counts_signals(const Model& model, std::uint32_t counts, std::uint32_t slots) {
-  if constexpr (HasSignal<Model>::value && !InitsFromSelf<Model>::value) {
-    using Acc = typename Model::Acc;
-    if (model.init() != Acc(0)) return false;
-    for (std::uint32_t a = 0; a < counts; ++a)
-      for (std::uint32_t slot = 0; slot < slots; ++slot)
-        for (bool bit : {false, true}) {
-          Acc folded = Acc(a);
-          model.gather(folded, bit, slot);
-          if (folded != Acc(a + bit)) return false;
-        }
-    return true;
-  } else {
-    return false;
-  }
 }
 
 // Models of one one-byte variable whose rule is outer totalistic, on layouts whose ordinary

@@ -1,12 +1,15 @@
 // The CUDA backend's ensemble (ensemble.hpp): every member's state in one double-buffered device
-// state, a cell's members side by side, stepped by ensemble_kernels.cuh. What reads or sets one
-// member (states, pictures, checkpoints, starting states) goes through a host mirror of the
-// current state, read from the device once a step and written back before the device next works
-// on it, so that setting every member's start is one upload. Censuses and observables are
-// computed for every member at once and kept for the step. Synchronous and alpha-asynchronous
-// steps skip members found finished (model.hpp's HasActive) every few steps, as the CPU's do;
-// colored steps go class by class, each class one sweep over every member's vertices of that
-// color (each member has its own seed's coloring).
+// state, a cell's members side by side, stepped by ensemble_kernels.cuh; or, for two-state
+// outer totalistic rules under synchronous steps in one process, 64 members' bits a word,
+// stepped by packed_members.cuh (multi-spin coding). What reads or sets one member (states,
+// pictures, checkpoints, starting states) goes through a host mirror of the current state, read
+// from the device once a step and written back before the device next works on it, so that
+// setting every member's start is one upload. Censuses and observables are computed for every
+// member at once and kept for the step. Members found finished (model.hpp's HasActive) every few
+// steps are skipped from then on (by every part at once); colored steps go class by class, each class
+// one sweep over the live members' vertices of that color (each member has its own seed's
+// coloring). A part of a partitioned ensemble trades every member's halo cells after each step
+// (and each class) through the host (halo_exchange.cuh).
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -24,7 +27,9 @@
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/device_state.cuh"
 #include "src/backend/cuda/ensemble_kernels.cuh"
+#include "src/backend/cuda/halo_exchange.cuh"
 #include "src/backend/cuda/model_table.cuh"
+#include "src/backend/cuda/packed_members.cuh"
 #include "src/backend/cuda/stream.cuh"
 #include "src/backend/ensemble_state.hpp"
 #include "src/backend/observables.hpp"
@@ -42,7 +47,8 @@ class CudaEnsemble final : public Ensemble {
                const SimulationOptions& options)
       : host_models_(std::move(models)), replicas_(replicas), layout_(std::move(layout)), options_(options) {
     check_ensemble_shape(host_models_, replicas_, layout_->state_length());
-    if (!layout_->peers.empty()) throw Error("partitioned ensembles run on the CPU backend (--backend cpu)");
+    if (!layout_->peers.empty() && !options.halo)
+      throw Error("a part of a partitioned ensemble needs a halo transport");
     check_boundary_state(options.boundary_value, host_models_[0].num_states());
     const std::optional<DeviceTraits> traits = cuda_device_traits();
     if (!traits) throw Error("the CUDA backend needs a CUDA device, and this machine has none");
@@ -54,8 +60,10 @@ class CudaEnsemble final : public Ensemble {
         "an ensemble of " + std::to_string(M) + " members on " + std::to_string(layout_->state_length()) + " cells";
     // The mirror, and while colored steps' pairs are built every member's colors and the pairs.
     const std::uint64_t pairs = colored() ? std::uint64_t(layout_->num_vertices) * M : 0;
+    std::optional<std::vector<TwoStateRule>> packed_rules = cuda::packed_rules(host_models_, *layout_, options);
+    const std::uint64_t packed_bytes = packed_rules ? PackedMembers::device_bytes(*layout_, M) : 0;
     check_memory(length * cell_bytes + pairs * 3 * sizeof(std::uint32_t), what);
-    check_device_memory(2 * length * cell_bytes + pairs * 2 * sizeof(std::uint32_t), what, traits->name);
+    check_device_memory(2 * length * cell_bytes + pairs * 2 * sizeof(std::uint32_t) + packed_bytes, what, traits->name);
 
     device_ = std::make_unique<DeviceLayout>(*layout_);
     for (int b = 0; b < 2; ++b) buffer_[b] = std::make_unique<DeviceState<Vars>>(length);
@@ -80,6 +88,8 @@ class CudaEnsemble final : public Ensemble {
     for (auto& b : buffer_) b->template array<0>().upload(boundary.data(), M, at);
     std::copy(boundary.begin(), boundary.end(), mirror_.template array<0>().data() + at);
     if (colored()) build_class_pairs();
+    if (packed_rules) packed_ = std::make_unique<PackedMembers>(*layout_, M, replicas_, *packed_rules);
+    if (!layout_->peers.empty()) halo_ = std::make_unique<DeviceHalo<Vars>>(*layout_, options.halo, M);
     CG_CUDA(cudaDeviceSynchronize());  // default-stream work above is done before stream_ runs
   }
 
@@ -90,26 +100,43 @@ class CudaEnsemble final : public Ensemble {
   std::uint64_t seed(std::uint32_t member) const override { return seeds_.at(member); }
   std::uint32_t num_states() const override { return host_models_[0].num_states(); }
   std::uint64_t step() const override { return step_; }
+  std::uint32_t finished_members() const override { return members() - std::uint32_t(live_.size()); }
+
+  std::uint32_t members_per_word() const override { return packed_ ? 64 : 1; }
 
   void advance(std::uint64_t steps) override {
     if (steps == 0) return;
     push_mirror();
     const LayoutView& L = device_->view();
     const std::uint32_t M = members();
+    refresh_halo();
+    if (packed_) {
+      if (!packed_current_) packed_->pack(buffer_[parity_]->template array<0>().data(), stream_);
+      for (std::uint64_t i = 0; i < steps; ++i, ++step_) packed_->step(L, stream_);
+      packed_current_ = bytes_behind_ = true;
+      CG_CUDA(cudaStreamSynchronize(stream_));
+      state_changed();
+      mirror_valid_ = false;
+      return;
+    }
     for (std::uint64_t i = 0; i < steps; ++i, ++step_) {
       const auto step = static_cast<std::uint32_t>(step_);
       const StateRef<Vars> from = buffer_[parity_]->ref();
+      if (step_ % kRetireEvery == 0) retire_finished();
       if (colored()) {
+        if (pairs_stale_) list_live_pairs();
         const ApplyMemberStep<Model> apply{from, device_seeds_.data(), M, step, 1.0};
-        for (const ClassPairs& c : classes_)
+        for (const ClassPairs& c : classes_) {
           launch_ensemble_sweep(member_models(), L, from, M, pairs(c.giants), pairs(c.hubs), pairs(c.ordinary), apply,
                                 stream_);
+          exchange_halo();  // each class reads the classes before it, a peer's too
+        }
         continue;
       }
-      if (step_ % kRetireEvery == 0) retire_finished();
       sweep_members(from, device_live_.data(), std::uint32_t(live_.size()),
                     ApplyMemberStep<Model>{buffer_[parity_ ^ 1]->ref(), device_seeds_.data(), M, step, alpha()});
       parity_ ^= 1;  // a finished member is the same in both buffers
+      exchange_halo();
     }
     CG_CUDA(cudaStreamSynchronize(stream_));
     state_changed();
@@ -166,6 +193,7 @@ class CudaEnsemble final : public Ensemble {
     if constexpr (K > 0) {
       if (!sums_) {
         push_mirror();
+        refresh_halo();  // the observers fold neighbors, which may be a peer's
         DeviceArray<unsigned long long>& sums = sums_device_;
         CG_CUDA(cudaMemsetAsync(sums.data(), 0, sums.size() * sizeof(unsigned long long), stream_));
         sweep_members(current().ref(), all_members_.data(), members(),
@@ -230,7 +258,14 @@ class CudaEnsemble final : public Ensemble {
   bool colored() const { return options_.update.mode == UpdateMode::colored; }
   double alpha() const { return options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0; }
   std::uint32_t census_bins() const { return std::max<std::uint32_t>(1, num_states()); }
-  DeviceState<Vars>& current() const { return *buffer_[parity_]; }
+  // The current bytes, unpacked first where packed steps have moved past them.
+  DeviceState<Vars>& current() const {
+    if (bytes_behind_) {
+      packed_->unpack(buffer_[parity_]->template array<0>().data(), stream_);
+      bytes_behind_ = false;
+    }
+    return *buffer_[parity_];
+  }
   MemberModels<Model> member_models() const { return {models_.data(), replicas_}; }
   MemberPairs pairs(PairRange r) const {
     return {pair_vertex_.data() + r.begin, pair_member_.data() + r.begin, r.end - r.begin};
@@ -291,19 +326,37 @@ class CudaEnsemble final : public Ensemble {
     });
     CG_CUDA(cudaStreamSynchronize(stream_));
     mirror_dirty_ = false;
+    packed_current_ = false;
   }
   void state_changed() const {
     census_.reset();
     sums_.reset();
   }
+  // Every member's copies of the cells peers read, to them, and theirs into the halo cells of
+  // the current buffer (a part of a partitioned ensemble; else nothing).
+  void exchange_halo() const {
+    if (!halo_) return;
+    const StateRef<Vars> state = current().ref();
+    halo_->pack(state, stream_);
+    halo_->start();
+    halo_->finish(state, stream_);
+    halo_stale_ = false;
+  }
+  // The same where states were set since the last exchange (every part sets them).
+  void refresh_halo() const {
+    if (halo_stale_) exchange_halo();
+  }
+
   // Member m's copy in the mirror changed: it runs again (if it had finished).
   void mirror_changed(std::uint32_t m) {
     mirror_dirty_ = true;
+    halo_stale_ = true;
     state_changed();
     const auto at = std::lower_bound(live_.begin(), live_.end(), m);
     if (at == live_.end() || *at != m) {
       live_.insert(at, m);
       upload(live_, device_live_);
+      pairs_stale_ = colored();
     }
   }
 
@@ -321,17 +374,22 @@ class CudaEnsemble final : public Ensemble {
       std::vector<std::uint8_t> active(live);
       CG_CUDA(cudaMemcpyAsync(active.data(), flags_.data(), live, cudaMemcpyDeviceToHost, stream_));
       CG_CUDA(cudaStreamSynchronize(stream_));
+      if (halo_ && !options_.halo->or_over_parts(active)) return;  // a member is finished on every part
       std::vector<std::uint32_t> still, finished;
       for (std::uint32_t k = 0; k < live; ++k) (active[k] ? still : finished).push_back(live_[k]);
       if (finished.empty()) return;
+      live_ = std::move(still);
+      if (!live_.empty()) upload(live_, device_live_);
+      if (colored()) {  // updated in place: one buffer; the next step lists the live members' pairs
+        pairs_stale_ = true;
+        return;
+      }
       upload(finished, listed_);
       const std::uint64_t copies = std::uint64_t(layout_->state_length()) * finished.size();
       copy_members_kernel<<<unsigned((copies + 255) / 256), 256, 0, stream_>>>(
           current().ref(), buffer_[parity_ ^ 1]->ref(), layout_->state_length(), M, listed_.data(),
           std::uint32_t(finished.size()));
       CG_CUDA_LAUNCHED();
-      live_ = std::move(still);
-      if (!live_.empty()) upload(live_, device_live_);
     }
   }
 
@@ -352,7 +410,7 @@ class CudaEnsemble final : public Ensemble {
       }
       for (std::uint32_t v = 0; v < n; ++v) count = std::max(count, colors[m][v] + 1);
     }
-    std::vector<std::uint32_t> vertex, member;
+    std::vector<std::uint32_t>&vertex = every_pair_.vertex, &member = every_pair_.member;
     vertex.reserve(std::size_t(n) * M);
     member.reserve(vertex.capacity());
     auto list = [&](std::uint32_t c, std::uint32_t first, std::uint32_t last) {
@@ -368,9 +426,34 @@ class CudaEnsemble final : public Ensemble {
     };
     const std::uint32_t giants = layout_->num_giant_hubs, hubs = layout_->num_hub_vertices();
     for (std::uint32_t c = 0; c < count; ++c)
-      classes_.push_back({list(c, 0, giants), list(c, giants, hubs), list(c, hubs, n)});
-    pair_vertex_ = DeviceArray<std::uint32_t>(vertex.data(), vertex.size());
-    pair_member_ = DeviceArray<std::uint32_t>(member.data(), member.size());
+      every_pair_.classes.push_back({list(c, 0, giants), list(c, giants, hubs), list(c, hubs, n)});
+    pair_vertex_ = DeviceArray<std::uint32_t>(vertex.size());
+    pair_member_ = DeviceArray<std::uint32_t>(member.size());
+    pairs_stale_ = true;
+  }
+
+  // The pairs colored steps sweep: those of the live members, in the order of every_pair_.
+  void list_live_pairs() {
+    std::vector<std::uint8_t> live(members(), 0);
+    for (std::uint32_t m : live_) live[m] = 1;
+    live_pairs_vertex_.clear();
+    live_pairs_member_.clear();
+    auto keep = [&](PairRange r) {
+      PairRange kept{std::uint32_t(live_pairs_vertex_.size()), 0};
+      for (std::uint32_t i = r.begin; i < r.end; ++i)
+        if (live[every_pair_.member[i]]) {
+          live_pairs_vertex_.push_back(every_pair_.vertex[i]);
+          live_pairs_member_.push_back(every_pair_.member[i]);
+        }
+      kept.end = std::uint32_t(live_pairs_vertex_.size());
+      return kept;
+    };
+    classes_.clear();
+    for (const ClassPairs& c : every_pair_.classes)
+      classes_.push_back({keep(c.giants), keep(c.hubs), keep(c.ordinary)});
+    upload(live_pairs_vertex_, pair_vertex_);
+    upload(live_pairs_member_, pair_member_);
+    pairs_stale_ = false;
   }
 
   std::vector<Model> host_models_;
@@ -387,8 +470,22 @@ class CudaEnsemble final : public Ensemble {
   std::vector<std::uint32_t> live_;  // the members steps update, ascending
   DeviceArray<std::uint32_t> device_live_, all_members_, listed_;
   DeviceArray<std::uint8_t> flags_;
-  std::vector<ClassPairs> classes_;  // colored updates only
+  // Colored updates only: every member's pairs (vertex, member) class by class, and the live
+  // members' on the device (kept on the host too until their upload is done).
+  struct EveryPair {
+    std::vector<std::uint32_t> vertex, member;
+    std::vector<ClassPairs> classes;
+  } every_pair_;
+  std::vector<ClassPairs> classes_;
+  std::vector<std::uint32_t> live_pairs_vertex_, live_pairs_member_;
   DeviceArray<std::uint32_t> pair_vertex_, pair_member_;
+  bool pairs_stale_ = false;                // live_ changed since the live pairs were listed
+  std::unique_ptr<PackedMembers> packed_;   // where the members are stepped packed
+  std::unique_ptr<DeviceHalo<Vars>> halo_;  // a part of a partitioned ensemble
+  mutable bool halo_stale_ = true;          // states were set since the halo was filled
+  // The packed planes hold the bytes' state (else they are packed before the next step); the
+  // bytes are behind the planes (and are unpacked before they are read).
+  mutable bool packed_current_ = false, bytes_behind_ = false;
   mutable HostState<Vars> mirror_;
   mutable bool mirror_valid_ = true, mirror_dirty_ = false;
   mutable DeviceArray<unsigned long long> census_device_, sums_device_;  // members x bins, members x observables

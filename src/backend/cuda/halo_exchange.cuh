@@ -2,7 +2,8 @@
 // (one gather kernel per variable) and copied to pinned memory on a stream of their own, so
 // that the interior vertices' kernels run meanwhile; the transport (MPI) moves the pinned
 // buffers; the received halo is copied into the buffer's halo cells, and the step's stream
-// waits for it before its next work.
+// waits for it before its next work. An ensemble's cells carry every member's copy side by side
+// (`members` elements a cell), and travel together.
 #pragma once
 #include <memory>
 #include <tuple>
@@ -16,9 +17,10 @@
 namespace cellgraph::cuda {
 
 template <class T>
-__global__ void pack_cells(const T* values, const std::uint32_t* cells, std::uint32_t count, T* packed) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) packed[i] = values[cells[i]];
+__global__ void pack_cells(const T* values, const std::uint32_t* cells, std::uint32_t count, std::uint32_t members,
+                           T* packed) {
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < std::uint64_t(count) * members) packed[i] = values[std::uint64_t(cells[i / members]) * members + i % members];
 }
 
 template <class Vars, class Seq = std::make_integer_sequence<int, Vars::count>>
@@ -30,11 +32,12 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
   using T = typename Vars::template type<J>;
 
  public:
-  DeviceHalo(const Layout& layout, std::shared_ptr<HaloTransport> transport)
-      : layout_(layout), transport_(std::move(transport)),
+  DeviceHalo(const Layout& layout, std::shared_ptr<HaloTransport> transport, std::uint32_t members = 1)
+      : layout_(layout), transport_(std::move(transport)), members_(members),
         send_cells_(layout.send_cells.data(), layout.send_cells.size()),
-        packed_(DeviceArray<T<I>>(layout.send_cells.size())...), send_(PinnedArray<T<I>>(layout.send_cells.size())...),
-        received_(PinnedArray<T<I>>(layout.num_halo)...) {}
+        packed_(DeviceArray<T<I>>(layout.send_cells.size() * members)...),
+        send_(PinnedArray<T<I>>(layout.send_cells.size() * members)...),
+        received_(PinnedArray<T<I>>(std::size_t(layout.num_halo) * members)...) {}
 
   // Packs `current` once the work queued on `after` is done, and copies it to the host.
   void pack(StateRef<Vars> current, cudaStream_t after) {
@@ -45,14 +48,16 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
   // Waits for the packed cells, then hands them to the transport.
   void start() {
     CG_CUDA(cudaStreamSynchronize(stream_));
-    ((transport_->start(layout_, I, sizeof(T<I>), std::get<I>(send_).data(), std::get<I>(received_).data())), ...);
+    ((transport_->start(layout_, I, sizeof(T<I>) * members_, std::get<I>(send_).data(), std::get<I>(received_).data())),
+     ...);
   }
   // Waits for the peers' cells and copies them into `current`'s halo; `stream` waits for that.
   void finish(StateRef<Vars> current, cudaStream_t stream) {
     transport_->finish();
     if (layout_.num_halo)
-      ((CG_CUDA(cudaMemcpyAsync(current.template get<I>() + layout_.num_vertices, std::get<I>(received_).data(),
-                                layout_.num_halo * sizeof(T<I>), cudaMemcpyHostToDevice, stream_))),
+      ((CG_CUDA(cudaMemcpyAsync(current.template get<I>() + std::size_t(layout_.num_vertices) * members_,
+                                std::get<I>(received_).data(), std::size_t(layout_.num_halo) * members_ * sizeof(T<I>),
+                                cudaMemcpyHostToDevice, stream_))),
        ...);
     stream_waits_for(stream, stream_, arrived_);
   }
@@ -61,13 +66,16 @@ class DeviceHalo<Vars, std::integer_sequence<int, I...>> {
   template <int J>
   void pack_one(StateRef<Vars> current, std::uint32_t n) {
     T<J>* packed = std::get<J>(packed_).data();
-    pack_cells<<<(n + 255) / 256, 256, 0, stream_>>>(current.template get<J>(), send_cells_.data(), n, packed);
+    const std::uint64_t values = std::uint64_t(n) * members_;
+    pack_cells<<<unsigned((values + 255) / 256), 256, 0, stream_>>>(current.template get<J>(), send_cells_.data(), n,
+                                                                    members_, packed);
     CG_CUDA_LAUNCHED();
-    CG_CUDA(cudaMemcpyAsync(std::get<J>(send_).data(), packed, n * sizeof(T<J>), cudaMemcpyDeviceToHost, stream_));
+    CG_CUDA(cudaMemcpyAsync(std::get<J>(send_).data(), packed, values * sizeof(T<J>), cudaMemcpyDeviceToHost, stream_));
   }
 
   const Layout& layout_;
   std::shared_ptr<HaloTransport> transport_;
+  std::uint32_t members_;
   DeviceArray<std::uint32_t> send_cells_;
   std::tuple<DeviceArray<T<I>>...> packed_;
   std::tuple<PinnedArray<T<I>>...> send_, received_;

@@ -50,14 +50,19 @@ std::vector<EnsembleCase> ensemble_cases(bool gpu) {
 }
 
 // Compulsory bytes of one replica-cell update: every variable read and written, the stored
-// neighbor indices shared by `members`, and a colored step's class list (4 bytes a vertex, 8 a
-// member pair).
+// neighbor indices read once for every word of members (packed: 64 members' bits an 8-byte word,
+// else each member's own copies side by side and the indices read once for all), and a colored
+// step's class list (4 bytes a vertex, 8 a member pair).
 double bytes_per_update(const Layout& layout, const std::vector<std::uint32_t>& widths, std::uint32_t members,
-                        bool colored) {
+                        std::uint32_t per_word, bool colored) {
+  const double n = layout.num_vertices, indices = double(layout.index_bytes()) / n;
+  if (per_word > 1) {
+    const double words = (members + per_word - 1) / per_word;
+    return (2.0 * 8 + indices) * words / members;
+  }
   double state = 0;
   for (std::uint32_t w : widths) state += 2.0 * w;
-  const double n = layout.num_vertices;
-  return state + double(layout.index_bytes()) / n / members + (colored ? (members > 1 ? 8 : 4) : 0);
+  return state + indices / members + (colored ? (members > 1 ? 8 : 4) : 0);
 }
 
 }  // namespace
@@ -71,9 +76,10 @@ int bench_ensemble(const po::variables_map& vm, SimulationOptions options, int r
   std::cout << "bench suite ensemble, backend " << machine << "; copy bandwidth (read + write) "
             << three_digits(ceiling / 1e9) << " GB/s\n"
             << "ratio: replica-cell updates/s of the ensemble against cell updates/s of one plain run, same run\n"
-            << "| case | update | members | plain updates/s | plain B/update | plain % of copy | ensemble updates/s "
+            << "| case | update | members | members a word | plain updates/s | plain B/update | plain % of copy | "
+               "ensemble updates/s "
                "| ensemble B/update | ensemble % of copy | ratio | member 0 |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|\n";
+               "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const EnsembleCase& c : ensemble_cases(gpu)) {
     const Source source = load_source(c.source);
     const models::ModelInfo& model = models::find_model(c.model);
@@ -104,13 +110,14 @@ int bench_ensemble(const po::variables_map& vm, SimulationOptions options, int r
         double(n) * members * c.steps / median_seconds(repeats, [&] { ensemble->advance(c.steps); });
     const bool same = ensemble->export_state(0) == plain->export_state();
     const auto widths = ensemble->variable_widths();
-    const double plain_bytes = bytes_per_update(*layout, widths, 1, colored),
-                 ensemble_bytes = bytes_per_update(*layout, widths, members, colored);
+    const double plain_bytes = bytes_per_update(*layout, widths, 1, 1, colored),
+                 ensemble_bytes = bytes_per_update(*layout, widths, members, ensemble->members_per_word(), colored);
     std::cout << "| " << c.label << " | " << (colored ? "colored" : "sync") << " | " << members << " | "
-              << three_digits(plain_rate) << " | " << three_digits(plain_bytes) << " | "
-              << three_digits(100 * plain_rate * plain_bytes / ceiling) << " | " << three_digits(ensemble_rate) << " | "
-              << three_digits(ensemble_bytes) << " | " << three_digits(100 * ensemble_rate * ensemble_bytes / ceiling)
-              << " | " << three_digits(ensemble_rate / plain_rate) << "x | "
+              << ensemble->members_per_word() << " | " << three_digits(plain_rate) << " | " << three_digits(plain_bytes)
+              << " | " << three_digits(100 * plain_rate * plain_bytes / ceiling) << " | " << three_digits(ensemble_rate)
+              << " | " << three_digits(ensemble_bytes) << " | "
+              << three_digits(100 * ensemble_rate * ensemble_bytes / ceiling) << " | "
+              << three_digits(ensemble_rate / plain_rate) << "x | "
               << (same ? "equals its plain run" : "DIFFERS from its plain run") << " |\n";
     std::cout.flush();
     if (!same) throw Error(c.label + ": member 0 differs from the plain run with its seed");
