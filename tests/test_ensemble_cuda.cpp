@@ -81,8 +81,6 @@ TEST_SUITE("gpu") {
     check_members("lifelike", {{{"rule", "B3/S23"}}, {{"rule", "B03/S2"}}}, rgg, "sync", {}, 3, chunks, 0.3, kCuda);
     check_members("lifelike", {{{"rule", "B25,26,27,28,29,30/S20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35"}}}, wide,
                   "sync", {}, 5, chunks, 0.4, kCuda);
-    check_members("rulenumber", {{{"kind", "totalistic"}, {"rule", "0x1e6"}}}, hubs, "sync", small_hubs(), 65, chunks,
-                  0.3, kCuda);
 
     // Which layout each ensemble takes.
     const models::ModelInfo& life = models::find_model("lifelike");

@@ -88,13 +88,15 @@ class Ensemble {
   std::vector<std::shared_ptr<const void>> held_;
 };
 
-// One member seen as a Simulation, for the writers of one realization (final states, pictures,
-// snapshots). It cannot be advanced on its own: the ensemble advances as a whole.
 // How an ensemble's members are stored while they are stepped, in words.
 inline std::string member_layout(const Ensemble& e) {
-  return e.members_per_word() > 1 ? std::to_string(e.members_per_word()) + " members' states a word (multi-spin coding)"
-                                  : "each member its own states";
+  return e.members_per_word() > 1
+             ? "members packed " + std::to_string(e.members_per_word()) + " to a word (multi-spin coding)"
+             : "each member its own states";
 }
+
+// One member seen as a Simulation, for the writers of one realization (final states, pictures,
+// snapshots). It cannot be advanced on its own: the ensemble advances as a whole.
 
 class EnsembleMember final : public Simulation {
  public:

@@ -35,14 +35,14 @@ class HaloTransport {
                                                        std::size_t) {
     throw Error("this halo transport cannot trade device handles");
   }
-  // Sends `token` to every peer; await_peers() receives one from each and throws Error when a
-  // peer's differs (the parts are not at the same step).
   // Every part's flags ORed together, on every part (each part calls it at the same point with as
   // many flags); false where the transport cannot, leaving `flags` as they are.
   virtual bool or_over_parts(std::vector<std::uint8_t>& flags) {
     (void)flags;
     return false;
   }
+  // Sends `token` to every peer; await_peers() receives one from each and throws Error when a
+  // peer's differs (the parts are not at the same step).
   virtual void notify_peers(const Layout&, std::uint32_t) { throw Error("this halo transport has no step tokens"); }
   virtual void await_peers(const Layout&, std::uint32_t) { throw Error("this halo transport has no step tokens"); }
 };

@@ -7,9 +7,18 @@
 #include <optional>
 #include <vector>
 
+#include "cellgraph/layout.hpp"
 #include "cellgraph/model.hpp"
 
 namespace cellgraph {
+
+// The longest list of an ordinary (not hub) vertex: the largest count an ordinary fold reaches.
+inline std::uint32_t widest_ordinary_list(const Layout& L) {
+  std::uint32_t widest = 0;
+  for (std::uint32_t s = L.num_hub_vertices() / kSliceWidth; s < L.num_slices(); ++s)
+    widest = std::max(widest, L.slice_width[s]);
+  return widest;
+}
 
 // Whether the model's fold counts its neighbors' signals: init() is 0 and gather(a, bit, slot)
 // is a + bit for every count a below `counts` and every slot below `slots`.
@@ -39,8 +48,9 @@ struct TwoStateRule {
 };
 
 // The model's rule as a TwoStateRule for counts up to max_count, or nothing where the model is
-// not such a rule. Folds are checked for counts and slots up to 1,024 (beyond, a fold that
-// counts everywhere below is taken to count: slots are stencil offsets or list positions).
+// not such a rule. Folds (gather, and combine of hubs' partial counts) are checked for counts
+// and slots up to 1,024 (beyond, a fold that counts everywhere below is taken to count: slots
+// are stencil offsets or list positions).
 template <class Model>
 std::optional<TwoStateRule> two_state_rule(const Model& model, std::uint32_t max_count) {
   if constexpr (HasOuterTotalistic<Model>::value && HasSignal<Model>::value &&
@@ -50,6 +60,12 @@ std::optional<TwoStateRule> two_state_rule(const Model& model, std::uint32_t max
     if (!model.outer_totalistic() || model.num_states() != 2) return std::nullopt;
     const std::uint32_t checked = std::min<std::uint32_t>(max_count + 1, 1024);
     if (!fold_counts_signals(model, checked, checked)) return std::nullopt;
+    for (std::uint32_t a = 0; a < checked; ++a)  // hubs' partial counts are combined
+      for (std::uint32_t b = 0; a + b < checked; ++b) {
+        typename Model::Acc sum = typename Model::Acc(a);
+        model.combine(sum, typename Model::Acc(b));
+        if (sum != typename Model::Acc(a + b)) return std::nullopt;
+      }
     State self = 0, out = 0;
     const StateRef<Vars> self_ref{{&self}}, out_ref{{&out}};
     const CellRead<Vars> cell{self_ref, 0};

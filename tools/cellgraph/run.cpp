@@ -272,6 +272,14 @@ void check_restart_point(const po::variables_map& vm, const Checkpoint& c, const
                 std::to_string(c.step));
 }
 
+// --backend auto on ranks: the GPU only where every rank has one, since parts of one run must
+// trade their halos alike (every rank calls this at the same point).
+SimulationOptions agreed_backend(const po::variables_map& vm, SimulationOptions options) {
+  if (vm["backend"].as<std::string>() == "auto" && !mpi::all(options.backend == BackendKind::cuda))
+    options.backend = BackendKind::cpu;
+  return options;
+}
+
 // The simulation at its first step: a fresh initial state, or the restart's.
 std::unique_ptr<Simulation> start_simulation(const po::variables_map& vm, const Source& source,
                                              const models::ModelInfo& model, const models::Params& params,
@@ -280,7 +288,7 @@ std::unique_ptr<Simulation> start_simulation(const po::variables_map& vm, const 
   const bool partitioned = mpi::size() > 1 || vm.count("partition");
   std::unique_ptr<Simulation> sim =
       partitioned
-          ? make_partitioned_simulation(vm, source, model, params, options)
+          ? make_partitioned_simulation(vm, source, model, params, agreed_backend(vm, options))
           : model.make(params, std::make_shared<const Layout>(compile(source.graph, compile_options(vm))), options);
   if (restart) {
     check_checkpoint_fits(*restart, vm["restart"].as<std::string>(), sim->variable_widths(), sim->num_states(),
@@ -463,8 +471,8 @@ int run_ensemble(const po::variables_map& vm, const Outputs& outputs, std::uint6
   const EnsemblePlan plan = ensemble_plan(vm, run.params);
   const models::ModelInfo& model = *run.model;
   if (!model.make_ensemble) throw Error("model " + model.name + " does not run as an ensemble");
-  SimulationOptions options = run.options;
   const bool partitioned = mpi::size() > 1 || vm.count("partition");
+  SimulationOptions options = partitioned ? agreed_backend(vm, run.options) : run.options;
   const std::string identity = run.identity_params + ensemble_identity(plan);
   const std::uint32_t members = std::uint32_t(plan.points.size()) * plan.replicas;
   if (restart) check_restart_point(vm, *restart, source, model.name, identity, options, steps, members);

@@ -39,7 +39,8 @@ class CpuEnsemble final : public Ensemble {
       : models_(std::move(models)), replicas_(replicas), layout_(std::move(layout)), options_(options),
         threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
     check_ensemble_shape(models_, replicas_, layout_->state_length());
-    if (layout_->peers.empty()) options_.halo = nullptr;  // a part that trades nothing runs as a whole graph
+    parts_ = options_.halo;  // every part's: a part that trades nothing still joins their collectives
+    if (layout_->peers.empty()) options_.halo = nullptr;  // and otherwise runs as a whole graph
     const std::uint64_t length = std::uint64_t(layout_->state_length()) * members();
     check_boundary_state(options.boundary_value, models_[0].num_states());
     std::uint64_t cell_bytes = 2 * sizeof(std::uint32_t) * (options.update.mode == UpdateMode::colored);  // classes
@@ -79,7 +80,7 @@ class CpuEnsemble final : public Ensemble {
     const std::uint32_t M = members();
     const double alpha = options_.update.mode == UpdateMode::alpha_asynchronous ? options_.update.alpha : 1.0;
     refresh_halo();
-    if (options_.update.mode == UpdateMode::colored && M >= std::uint32_t(threads_) && !options_.halo) {
+    if (options_.update.mode == UpdateMode::colored && M >= std::uint32_t(threads_) && !parts_) {
       // Colored steps update in place, member by member: each thread takes a block of members
       // through all the steps (neighbors in memory, so few cache lines are written by two).
       retire_finished();
@@ -232,7 +233,7 @@ class CpuEnsemble final : public Ensemble {
       // The boundary cell is read like any other (a fixed boundary of infected cells infects).
       const std::uint32_t boundary = layout_->boundary_cell() * std::uint32_t(M);
       for (std::size_t k = 0; k < L; ++k) active[k] |= model_of(live_[k]).active(CellRead<Vars>{refs[k], boundary});
-      if (options_.halo && !options_.halo->or_over_parts(active)) return;  // a member is finished on every part
+      if (parts_ && !parts_->or_over_parts(active)) return;  // a member is finished on every part
       std::vector<std::uint32_t> still;
       for (std::size_t k = 0; k < L; ++k) {
         if (active[k]) {
@@ -331,6 +332,7 @@ class CpuEnsemble final : public Ensemble {
   std::uint32_t replicas_;
   std::shared_ptr<const Layout> layout_;
   SimulationOptions options_;
+  std::shared_ptr<HaloTransport> parts_;  // a part of a partitioned ensemble: the parts' transport
   int threads_;
   std::vector<std::uint64_t> seeds_;
   HostState<Vars> current_, next_;

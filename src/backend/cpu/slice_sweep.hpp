@@ -74,9 +74,7 @@ RuleTable tabulate_rule(const Model& model, const Layout& L) {
     using Vars = typename Model::Vars;
     using State = typename Vars::template type<0>;
     if (!model.outer_totalistic()) return table;
-    std::uint32_t widest = 0;
-    for (std::uint32_t s = L.num_hub_vertices() / kSliceWidth; s < L.num_slices(); ++s)
-      widest = std::max(widest, L.slice_width[s]);
+    const std::uint32_t widest = widest_ordinary_list(L);
     if (widest > 255) return table;
     table.counts = widest + 1;
     table.next.resize(256 * table.counts);

@@ -6,10 +6,10 @@
 // from the device once a step and written back before the device next works on it, so that
 // setting every member's start is one upload. Censuses and observables are computed for every
 // member at once and kept for the step. Members found finished (model.hpp's HasActive) every few
-// steps are skipped from then on (by every part at once); colored steps go class by class, each class
-// one sweep over the live members' vertices of that color (each member has its own seed's
-// coloring). A part of a partitioned ensemble trades every member's halo cells after each step
-// (and each class) through the host (halo_exchange.cuh).
+// steps are skipped from then on (by every part at once; packed members are all stepped);
+// colored steps go class by class, each class one sweep over the live members' vertices of that
+// color (each member has its own seed's coloring). A part of a partitioned ensemble trades every member's halo cells
+// after each step (and each class) through the host (halo_exchange.cuh).
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -24,6 +24,7 @@
 #include "cellgraph/simulation.hpp"
 #include "cellgraph/state.hpp"
 #include "cellgraph/sweep_plan.hpp"
+#include "src/backend/cuda/colored_pairs.cuh"
 #include "src/backend/cuda/device_layout.cuh"
 #include "src/backend/cuda/device_state.cuh"
 #include "src/backend/cuda/ensemble_kernels.cuh"
@@ -63,7 +64,8 @@ class CudaEnsemble final : public Ensemble {
     std::optional<std::vector<TwoStateRule>> packed_rules = cuda::packed_rules(host_models_, *layout_, options);
     const std::uint64_t packed_bytes = packed_rules ? PackedMembers::device_bytes(*layout_, M) : 0;
     check_memory(length * cell_bytes + pairs * 3 * sizeof(std::uint32_t), what);
-    check_device_memory(2 * length * cell_bytes + pairs * 2 * sizeof(std::uint32_t) + packed_bytes, what, traits->name);
+    check_device_memory(2 * length * cell_bytes + (pairs ? ColoredPairs::device_bytes(pairs) : 0) + packed_bytes, what,
+                        traits->name);
 
     device_ = std::make_unique<DeviceLayout>(*layout_);
     for (int b = 0; b < 2; ++b) buffer_[b] = std::make_unique<DeviceState<Vars>>(length);
@@ -240,10 +242,8 @@ class CudaEnsemble final : public Ensemble {
   }
 
  private:
-  // One color class of every member, by kind: [begin, end) of the listed pairs.
-  struct PairRange {
-    std::uint32_t begin = 0, end = 0;
-  };
+  // One color class of every live member, by kind: [begin, end) of the listed pairs.
+  using PairRange = ColoredPairs::Range;
   struct ClassPairs {
     PairRange giants, hubs, ordinary;
   };
@@ -268,7 +268,7 @@ class CudaEnsemble final : public Ensemble {
   }
   MemberModels<Model> member_models() const { return {models_.data(), replicas_}; }
   MemberPairs pairs(PairRange r) const {
-    return {pair_vertex_.data() + r.begin, pair_member_.data() + r.begin, r.end - r.begin};
+    return {colored_pairs_->vertex() + r.begin, colored_pairs_->member() + r.begin, r.end - r.begin};
   }
 
   // A sweep of every vertex for members ids[0 .. count), by kind, on stream_.
@@ -374,7 +374,8 @@ class CudaEnsemble final : public Ensemble {
       std::vector<std::uint8_t> active(live);
       CG_CUDA(cudaMemcpyAsync(active.data(), flags_.data(), live, cudaMemcpyDeviceToHost, stream_));
       CG_CUDA(cudaStreamSynchronize(stream_));
-      if (halo_ && !options_.halo->or_over_parts(active)) return;  // a member is finished on every part
+      // A part, even one that trades nothing, joins the other parts' collective.
+      if (options_.halo && !options_.halo->or_over_parts(active)) return;  // finished on every part
       std::vector<std::uint32_t> still, finished;
       for (std::uint32_t k = 0; k < live; ++k) (active[k] ? still : finished).push_back(live_[k]);
       if (finished.empty()) return;
@@ -410,11 +411,12 @@ class CudaEnsemble final : public Ensemble {
       }
       for (std::uint32_t v = 0; v < n; ++v) count = std::max(count, colors[m][v] + 1);
     }
-    std::vector<std::uint32_t>&vertex = every_pair_.vertex, &member = every_pair_.member;
+    std::vector<std::uint32_t> vertex, member;
     vertex.reserve(std::size_t(n) * M);
     member.reserve(vertex.capacity());
+    std::vector<ColoredPairs::Range> ranges;
     auto list = [&](std::uint32_t c, std::uint32_t first, std::uint32_t last) {
-      PairRange r{std::uint32_t(vertex.size()), 0};
+      ColoredPairs::Range r{std::uint32_t(vertex.size()), 0};
       for (std::uint32_t v = first; v < last; ++v)
         for (std::uint32_t m = 0; m < M; ++m)
           if (colors[m][v] == c) {
@@ -422,37 +424,24 @@ class CudaEnsemble final : public Ensemble {
             member.push_back(m);
           }
       r.end = std::uint32_t(vertex.size());
-      return r;
+      ranges.push_back(r);
     };
     const std::uint32_t giants = layout_->num_giant_hubs, hubs = layout_->num_hub_vertices();
-    for (std::uint32_t c = 0; c < count; ++c)
-      every_pair_.classes.push_back({list(c, 0, giants), list(c, giants, hubs), list(c, hubs, n)});
-    pair_vertex_ = DeviceArray<std::uint32_t>(vertex.size());
-    pair_member_ = DeviceArray<std::uint32_t>(member.size());
+    for (std::uint32_t c = 0; c < count; ++c) list(c, 0, giants), list(c, giants, hubs), list(c, hubs, n);
+    colored_pairs_ = std::make_unique<ColoredPairs>(vertex, member, std::move(ranges));
+    live_flags_ = DeviceArray<std::uint8_t>(M);
     pairs_stale_ = true;
   }
 
-  // The pairs colored steps sweep: those of the live members, in the order of every_pair_.
+  // The pairs colored steps sweep: the live members', class by class.
   void list_live_pairs() {
-    std::vector<std::uint8_t> live(members(), 0);
-    for (std::uint32_t m : live_) live[m] = 1;
-    live_pairs_vertex_.clear();
-    live_pairs_member_.clear();
-    auto keep = [&](PairRange r) {
-      PairRange kept{std::uint32_t(live_pairs_vertex_.size()), 0};
-      for (std::uint32_t i = r.begin; i < r.end; ++i)
-        if (live[every_pair_.member[i]]) {
-          live_pairs_vertex_.push_back(every_pair_.vertex[i]);
-          live_pairs_member_.push_back(every_pair_.member[i]);
-        }
-      kept.end = std::uint32_t(live_pairs_vertex_.size());
-      return kept;
-    };
+    live_flag_values_.assign(members(), 0);
+    for (std::uint32_t m : live_) live_flag_values_[m] = 1;
+    CG_CUDA(cudaMemcpyAsync(live_flags_.data(), live_flag_values_.data(), members(), cudaMemcpyHostToDevice, stream_));
+    const std::vector<ColoredPairs::Range>& ranges = colored_pairs_->list_live(live_flags_.data(), stream_);
     classes_.clear();
-    for (const ClassPairs& c : every_pair_.classes)
-      classes_.push_back({keep(c.giants), keep(c.hubs), keep(c.ordinary)});
-    upload(live_pairs_vertex_, pair_vertex_);
-    upload(live_pairs_member_, pair_member_);
+    for (std::size_t c = 0; c + 2 < ranges.size(); c += 3)
+      classes_.push_back({ranges[c], ranges[c + 1], ranges[c + 2]});
     pairs_stale_ = false;
   }
 
@@ -470,15 +459,12 @@ class CudaEnsemble final : public Ensemble {
   std::vector<std::uint32_t> live_;  // the members steps update, ascending
   DeviceArray<std::uint32_t> device_live_, all_members_, listed_;
   DeviceArray<std::uint8_t> flags_;
-  // Colored updates only: every member's pairs (vertex, member) class by class, and the live
-  // members' on the device (kept on the host too until their upload is done).
-  struct EveryPair {
-    std::vector<std::uint32_t> vertex, member;
-    std::vector<ClassPairs> classes;
-  } every_pair_;
+  // Colored updates only: every member's (vertex, member) pairs and the live members' listed
+  // class by class, and the flags of the live members they were listed for.
+  std::unique_ptr<ColoredPairs> colored_pairs_;
   std::vector<ClassPairs> classes_;
-  std::vector<std::uint32_t> live_pairs_vertex_, live_pairs_member_;
-  DeviceArray<std::uint32_t> pair_vertex_, pair_member_;
+  DeviceArray<std::uint8_t> live_flags_;
+  std::vector<std::uint8_t> live_flag_values_;
   bool pairs_stale_ = false;                // live_ changed since the live pairs were listed
   std::unique_ptr<PackedMembers> packed_;   // where the members are stepped packed
   std::unique_ptr<DeviceHalo<Vars>> halo_;  // a part of a partitioned ensemble

@@ -39,7 +39,7 @@ PackedMembers::PackedMembers(const Layout& L, std::uint32_t members, std::uint32
   d.vertices = L.num_vertices;
   d.hubs = L.num_hub_vertices();
   d.giants = L.num_giant_hubs;
-  d.count_bits = bits_for(widest_ordinary(L));
+  d.count_bits = bits_for(widest_ordinary_list(L));
   std::vector<std::uint32_t> live_counts;
   for (std::uint32_t c = 0; c < rules[0].born.size(); ++c)
     if (std::any_of(rules.begin(), rules.end(), [&](const TwoStateRule& r) { return r.born[c] || r.survives[c]; }))
@@ -63,13 +63,6 @@ PackedMembers::~PackedMembers() = default;
 
 std::uint64_t PackedMembers::device_bytes(const Layout& L, std::uint32_t members) {
   return 2 * plane_stride(L) * ((members + 63) / 64) * sizeof(std::uint64_t);
-}
-
-std::uint32_t PackedMembers::widest_ordinary(const Layout& L) {
-  std::uint32_t widest = 0;
-  for (std::uint32_t s = L.num_hub_vertices() / 32; s < L.num_slices(); ++s)
-    widest = std::max(widest, L.slice_width[s]);
-  return widest;
 }
 
 void PackedMembers::pack(const std::uint8_t* states, cudaStream_t stream) {

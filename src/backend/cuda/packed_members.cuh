@@ -1,5 +1,5 @@
 // Multi-spin coding of a CUDA ensemble (packed_member_kernels.cuh): the members of a two-state
-// outer totalistic rule (Life-like rules, rule-number sums) stepped 64 to a word. A step then
+// outer totalistic rule (Life-like rules with p = 1) stepped 64 to a word. A step then
 // reads a neighbor's index once and its word once for 64 members, and counts for all of them in
 // a few word operations, where member-minor bytes take a load and a count per member.
 //
@@ -42,7 +42,7 @@ class PackedMembers {
   // else nothing.
   template <class Model>
   static std::optional<std::vector<TwoStateRule>> rules_of(const std::vector<Model>& models, const Layout& L) {
-    std::uint32_t largest = widest_ordinary(L);
+    std::uint32_t largest = widest_ordinary_list(L);
     if (largest > 255) return std::nullopt;
     for (std::uint32_t v = 0; v < L.num_hub_vertices(); ++v) largest = std::max(largest, L.degree[v]);
     if (largest >> kHubCountBits) return std::nullopt;
@@ -66,18 +66,16 @@ class PackedMembers {
   void step(const LayoutView& L, cudaStream_t stream);
 
  private:
-  static std::uint32_t widest_ordinary(const Layout& L);
-
   struct Planes;
   std::unique_ptr<Planes> d_;
 };
 
-// The rules of an ensemble's points where packing applies (synchronous steps of one process,
-// and a rule that rules_of accepts at every point), else nothing.
+// The rules of an ensemble's points where packing applies (synchronous steps, not a part of a
+// partitioned ensemble, and a rule that rules_of accepts at every point), else nothing.
 template <class Model>
 std::optional<std::vector<TwoStateRule>> packed_rules(const std::vector<Model>& models, const Layout& L,
                                                       const SimulationOptions& options) {
-  if (options.update.mode != UpdateMode::synchronous || !L.peers.empty()) return std::nullopt;
+  if (options.update.mode != UpdateMode::synchronous || options.halo) return std::nullopt;
   return PackedMembers::rules_of(models, L);
 }
 
