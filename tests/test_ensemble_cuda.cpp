@@ -17,6 +17,24 @@ namespace {
 
 constexpr BackendKind kCuda = BackendKind::cuda;
 
+// `run` (an ensemble) on --backend cpu and cuda writes the same stats, summary and member states,
+// byte for byte; returns what the CUDA run printed.
+std::string same_files_on_cpu_and_cuda(const std::string& run) {
+  ScratchDir dir;
+  std::string printed;
+  for (const std::string name : {"cpu", "cuda"}) {
+    const auto r = run_cli(run + " --backend " + name + " --stats " + dir / (name + ".csv") + " --summary " +
+                           dir / (name + "-sum.csv") + " --states-out " + dir / (name + ".txt"));
+    REQUIRE_MESSAGE(r.status == 0, r.out);
+    CHECK(r.out.find(" on " + name) != std::string::npos);
+    printed = r.out;
+  }
+  CHECK(read_file(dir / "cpu.csv") == read_file(dir / "cuda.csv"));
+  CHECK(read_file(dir / "cpu-sum.csv") == read_file(dir / "cuda-sum.csv"));
+  CHECK(read_file(dir / "cpu.txt") == read_file(dir / "cuda.txt"));
+  return printed;
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -134,21 +152,9 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: cli: a Life ensemble on CUDA writes what the CPU writes, byte for byte" *
             doctest::skip(!cuda_device_available())) {
-    ScratchDir dir;
-    for (const char* backend : {"cpu", "cuda"}) {
-      const std::string name = backend;
-      const auto r = run_cli(
-          "run --rule B36/S23 --grid 48x40 --fill 0.3 --replicas 100 --steps 40 --stats-every 10 "
-          "--member 99 --backend " +
-          name + " --stats " + dir / (name + ".csv") + " --summary " + dir / (name + "-sum.csv") + " --states-out " +
-          dir / (name + ".txt"));
-      REQUIRE_MESSAGE(r.status == 0, r.out);
-      CHECK(r.out.find(" on " + name) != std::string::npos);
-      if (name == "cuda") CHECK(r.out.find("multi-spin") != std::string::npos);
-    }
-    CHECK(read_file(dir / "cpu.csv") == read_file(dir / "cuda.csv"));
-    CHECK(read_file(dir / "cpu-sum.csv") == read_file(dir / "cuda-sum.csv"));
-    CHECK(read_file(dir / "cpu.txt") == read_file(dir / "cuda.txt"));
+    const std::string printed = same_files_on_cpu_and_cuda(
+        "run --rule B36/S23 --grid 48x40 --fill 0.3 --replicas 100 --steps 40 --stats-every 10 --member 99");
+    CHECK(printed.find("multi-spin") != std::string::npos);
   }
 
   TEST_CASE("gpu: Golly rule files and the cloud model run as CUDA ensembles" *
@@ -167,19 +173,8 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: cli: an ensemble on CUDA writes what the CPU writes, byte for byte" *
             doctest::skip(!cuda_device_available())) {
-    ScratchDir dir;
-    for (const char* backend : {"cpu", "cuda"}) {
-      const std::string name = backend;
-      const auto r = run_cli(
-          "run --model ising --grid 24x24 --neighborhood vonneumann --fill 1 --sweep T=2.0:2.5:3 "
-          "--replicas 40 --steps 60 --stats-every 20 --member 77 --backend " +
-          name + " --stats " + dir / (name + ".csv") + " --summary " + dir / (name + "-sum.csv") + " --states-out " +
-          dir / (name + ".txt"));
-      REQUIRE_MESSAGE(r.status == 0, r.out);
-      CHECK(r.out.find(" on " + name) != std::string::npos);
-    }
-    CHECK(read_file(dir / "cpu.csv") == read_file(dir / "cuda.csv"));
-    CHECK(read_file(dir / "cpu-sum.csv") == read_file(dir / "cuda-sum.csv"));
-    CHECK(read_file(dir / "cpu.txt") == read_file(dir / "cuda.txt"));
+    same_files_on_cpu_and_cuda(
+        "run --model ising --grid 24x24 --neighborhood vonneumann --fill 1 --sweep T=2.0:2.5:3 --replicas 40 "
+        "--steps 60 --stats-every 20 --member 77");
   }
 }

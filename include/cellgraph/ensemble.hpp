@@ -97,7 +97,6 @@ inline std::string member_layout(const Ensemble& e) {
 
 // One member seen as a Simulation, for the writers of one realization (final states, pictures,
 // snapshots). It cannot be advanced on its own: the ensemble advances as a whole.
-
 class EnsembleMember final : public Simulation {
  public:
   EnsembleMember(Ensemble& ensemble, std::uint32_t member) : e_(ensemble), m_(member) {

@@ -40,6 +40,19 @@ bool fold_counts_signals(const Model& model, std::uint32_t counts, std::uint32_t
   }
 }
 
+// apply()'s next state of a cell in `state` with a fold of `count`, for a model of one one-byte
+// variable whose rule is outer totalistic (model.hpp).
+template <class Model>
+std::uint32_t outer_totalistic_next(const Model& model, std::uint32_t state, std::uint32_t count) {
+  using Vars = typename Model::Vars;
+  using State = typename Vars::template type<0>;
+  State self = State(state), out = 0;
+  const StateRef<Vars> self_ref{{&self}}, out_ref{{&out}};
+  CellWrite<Vars> write{out_ref, 0};
+  model.apply(CellRead<Vars>{self_ref, 0}, typename Model::Acc(count), write, CellContext{});
+  return out;
+}
+
 // A rule whose cells are 0 or 1, whose signal is the state, and whose next state is a function
 // of the state and the count of live neighbors alone: born[c] (survives[c]) is the next state
 // of a cell in state 0 (1) with c live neighbors, for c up to the largest degree.
@@ -66,23 +79,18 @@ std::optional<TwoStateRule> two_state_rule(const Model& model, std::uint32_t max
         model.combine(sum, typename Model::Acc(b));
         if (sum != typename Model::Acc(a + b)) return std::nullopt;
       }
-    State self = 0, out = 0;
-    const StateRef<Vars> self_ref{{&self}}, out_ref{{&out}};
-    const CellRead<Vars> cell{self_ref, 0};
     for (State s : {State(0), State(1)}) {
-      self = s;
-      if (bool(model.signal(cell)) != bool(s)) return std::nullopt;
+      const StateRef<Vars> self{{&s}};
+      if (bool(model.signal(CellRead<Vars>{self, 0})) != bool(s)) return std::nullopt;
     }
     TwoStateRule rule;
     rule.born.resize(std::size_t(max_count) + 1);
     rule.survives.resize(rule.born.size());
-    for (State s : {State(0), State(1)})
+    for (std::uint32_t state : {0u, 1u})
       for (std::uint32_t count = 0; count <= max_count; ++count) {
-        self = s;
-        CellWrite<Vars> write{out_ref, 0};
-        model.apply(cell, typename Model::Acc(count), write, CellContext{});
-        if (out > 1) return std::nullopt;
-        (s ? rule.survives : rule.born)[count] = std::uint8_t(out);
+        const std::uint32_t next = outer_totalistic_next(model, state, count);
+        if (next > 1) return std::nullopt;
+        (state ? rule.survives : rule.born)[count] = std::uint8_t(next);
       }
     return rule;
   } else {

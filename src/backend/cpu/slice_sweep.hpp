@@ -71,22 +71,14 @@ template <class Model>
 RuleTable tabulate_rule(const Model& model, const Layout& L) {
   RuleTable table;
   if constexpr (HasOuterTotalistic<Model>::value && sizeof(typename Model::Vars::template type<0>) == 1) {
-    using Vars = typename Model::Vars;
-    using State = typename Vars::template type<0>;
     if (!model.outer_totalistic()) return table;
     const std::uint32_t widest = widest_ordinary_list(L);
     if (widest > 255) return table;
     table.counts = widest + 1;
     table.next.resize(256 * table.counts);
-    State self = 0, out = 0;
-    const StateRef<Vars> self_ref{{&self}}, out_ref{{&out}};
     for (std::uint32_t state = 0; state < 256; ++state)
-      for (std::uint32_t count = 0; count < table.counts; ++count) {
-        self = State(state);
-        CellWrite<Vars> write{out_ref, 0};
-        model.apply(CellRead<Vars>{self_ref, 0}, typename Model::Acc(count), write, CellContext{});
-        table.next[state * table.counts + count] = out;
-      }
+      for (std::uint32_t count = 0; count < table.counts; ++count)
+        table.next[state * table.counts + count] = outer_totalistic_next(model, state, count);
     table.counts_signals = fold_counts_signals(model, table.counts, widest);
     find_two_state_masks(table);
   }

@@ -19,16 +19,18 @@ class ColoredPairs {
     std::uint32_t begin = 0, end = 0;
   };
 
-  // ranges: consecutive, covering [0, vertex.size()) in order.
+  // ranges: consecutive, covering [0, vertex.size()) in order; members 0 .. members - 1.
   ColoredPairs(const std::vector<std::uint32_t>& vertex, const std::vector<std::uint32_t>& member,
-               std::vector<Range> ranges);
+               std::vector<Range> ranges, std::uint32_t members);
 
   // Device bytes the lists of `pairs` pairs take.
-  static std::uint64_t device_bytes(std::uint64_t pairs) { return (pairs + 1) * 6 * sizeof(std::uint32_t); }
+  static std::uint64_t device_bytes(std::uint64_t pairs, std::uint32_t members) {
+    return (pairs + 1) * 6 * sizeof(std::uint32_t) + members;
+  }
 
-  // Lists the pairs of the members m with live[m] (a device array of every member's flag), on
-  // `stream`; returns each range's part of the list.
-  const std::vector<Range>& list_live(const std::uint8_t* live, cudaStream_t stream);
+  // Lists the pairs of members live[0 .. count) (a device array), on `stream`; returns each
+  // range's part of the list.
+  const std::vector<Range>& list_live(const std::uint32_t* live, std::uint32_t count, cudaStream_t stream);
 
   const std::uint32_t* vertex() const { return vertex_.data(); }
   const std::uint32_t* member() const { return member_.data(); }
@@ -39,6 +41,7 @@ class ColoredPairs {
   DeviceArray<std::uint32_t> every_vertex_, every_member_, vertex_, member_;
   DeviceArray<std::uint32_t> kept_, position_;  // size_ + 1: kept_[i] = pair i is listed
   DeviceArray<std::uint32_t> boundary_, boundary_position_;
+  DeviceArray<std::uint8_t> is_live_;  // a flag per member
   DeviceArray<unsigned char> scan_temp_;
 };
 

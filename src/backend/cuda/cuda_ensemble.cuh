@@ -1,15 +1,16 @@
 // The CUDA backend's ensemble (ensemble.hpp): every member's state in one double-buffered device
 // state, a cell's members side by side, stepped by ensemble_kernels.cuh; or, for two-state
-// outer totalistic rules under synchronous steps in one process, 64 members' bits a word,
-// stepped by packed_members.cuh (multi-spin coding). What reads or sets one member (states,
-// pictures, checkpoints, starting states) goes through a host mirror of the current state, read
-// from the device once a step and written back before the device next works on it, so that
-// setting every member's start is one upload. Censuses and observables are computed for every
-// member at once and kept for the step. Members found finished (model.hpp's HasActive) every few
-// steps are skipped from then on (by every part at once; packed members are all stepped);
-// colored steps go class by class, each class one sweep over the live members' vertices of that
-// color (each member has its own seed's coloring). A part of a partitioned ensemble trades every member's halo cells
-// after each step (and each class) through the host (halo_exchange.cuh).
+// outer totalistic rules under synchronous steps outside partitioned runs, 64 members' bits a
+// word, stepped by packed_members.cuh (multi-spin coding). What reads or sets one member
+// (states, pictures, checkpoints, starting states) goes through a host mirror of the current
+// state, read from the device once a step and written back before the device next works on it,
+// so that setting every member's start is one upload. Censuses and observables are computed for
+// every member at once and kept for the step. Members found finished (model.hpp's HasActive)
+// every few steps are skipped from then on (by every part at once; packed members are all
+// stepped); colored steps go class by class, each class one sweep over the live members'
+// vertices of that color (each member has its own seed's coloring). A part of a partitioned
+// ensemble trades every member's halo cells after each step (and each class) through the host
+// (halo_exchange.cuh).
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -64,8 +65,8 @@ class CudaEnsemble final : public Ensemble {
     std::optional<std::vector<TwoStateRule>> packed_rules = cuda::packed_rules(host_models_, *layout_, options);
     const std::uint64_t packed_bytes = packed_rules ? PackedMembers::device_bytes(*layout_, M) : 0;
     check_memory(length * cell_bytes + pairs * 3 * sizeof(std::uint32_t), what);
-    check_device_memory(2 * length * cell_bytes + (pairs ? ColoredPairs::device_bytes(pairs) : 0) + packed_bytes, what,
-                        traits->name);
+    check_device_memory(2 * length * cell_bytes + (pairs ? ColoredPairs::device_bytes(pairs, M) : 0) + packed_bytes,
+                        what, traits->name);
 
     device_ = std::make_unique<DeviceLayout>(*layout_);
     for (int b = 0; b < 2; ++b) buffer_[b] = std::make_unique<DeviceState<Vars>>(length);
@@ -428,17 +429,14 @@ class CudaEnsemble final : public Ensemble {
     };
     const std::uint32_t giants = layout_->num_giant_hubs, hubs = layout_->num_hub_vertices();
     for (std::uint32_t c = 0; c < count; ++c) list(c, 0, giants), list(c, giants, hubs), list(c, hubs, n);
-    colored_pairs_ = std::make_unique<ColoredPairs>(vertex, member, std::move(ranges));
-    live_flags_ = DeviceArray<std::uint8_t>(M);
+    colored_pairs_ = std::make_unique<ColoredPairs>(vertex, member, std::move(ranges), M);
     pairs_stale_ = true;
   }
 
   // The pairs colored steps sweep: the live members', class by class.
   void list_live_pairs() {
-    live_flag_values_.assign(members(), 0);
-    for (std::uint32_t m : live_) live_flag_values_[m] = 1;
-    CG_CUDA(cudaMemcpyAsync(live_flags_.data(), live_flag_values_.data(), members(), cudaMemcpyHostToDevice, stream_));
-    const std::vector<ColoredPairs::Range>& ranges = colored_pairs_->list_live(live_flags_.data(), stream_);
+    const std::vector<ColoredPairs::Range>& ranges =
+        colored_pairs_->list_live(device_live_.data(), std::uint32_t(live_.size()), stream_);
     classes_.clear();
     for (std::size_t c = 0; c + 2 < ranges.size(); c += 3)
       classes_.push_back({ranges[c], ranges[c + 1], ranges[c + 2]});
@@ -460,11 +458,9 @@ class CudaEnsemble final : public Ensemble {
   DeviceArray<std::uint32_t> device_live_, all_members_, listed_;
   DeviceArray<std::uint8_t> flags_;
   // Colored updates only: every member's (vertex, member) pairs and the live members' listed
-  // class by class, and the flags of the live members they were listed for.
+  // class by class.
   std::unique_ptr<ColoredPairs> colored_pairs_;
   std::vector<ClassPairs> classes_;
-  DeviceArray<std::uint8_t> live_flags_;
-  std::vector<std::uint8_t> live_flag_values_;
   bool pairs_stale_ = false;                // live_ changed since the live pairs were listed
   std::unique_ptr<PackedMembers> packed_;   // where the members are stepped packed
   std::unique_ptr<DeviceHalo<Vars>> halo_;  // a part of a partitioned ensemble

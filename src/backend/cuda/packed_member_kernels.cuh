@@ -7,8 +7,8 @@
 //   ordinary vertices: one thread per (vertex, word), the walk of sweep_kernels.cuh; a warp
 //                      takes 32 vertices of a slice, so index loads stay one line per entry
 //   hubs:              one warp per (hub, word), giant hubs one block: threads stride the
-//                      list, then their counts are added by a shuffle tree (and across the
-//                      block's warps in shared memory)
+//                      list, then their counts are added by the plain sweep's shuffle tree
+//                      (and across the block's warps in shared memory)
 // Word w of every cell lies in plane w (element w * stride + cell), so the words a warp
 // gathers and writes are those the plain sweep's states would be, 8 bytes wide.
 #pragma once
@@ -142,16 +142,12 @@ __device__ __forceinline__ HubCount count_strided(const std::uint64_t* plane, co
   return live;
 }
 
-// After the call every lane holds the sum of the warp's counts.
-__device__ __forceinline__ void warp_sum(HubCount& live) {
-#pragma unroll
-  for (unsigned offset = 16; offset > 0; offset /= 2) {
-    HubCount other;
-#pragma unroll
-    for (int k = 0; k < kHubCountBits; ++k) other.bit[k] = __shfl_xor_sync(0xFFFFFFFFu, live.bit[k], offset);
-    live.add(other);
-  }
-}
+// The hubs' counts merged by the plain sweep's trees (warp_combine, block_combine): a fold
+// whose Acc is a count and whose combine adds.
+struct HubCountFold {
+  using Acc = HubCount;
+  __device__ __forceinline__ void combine(HubCount& count, const HubCount& more) const { count.add(more); }
+};
 
 // One warp per (hub, word): hubs first .. first + count - 1, word-major.
 __global__ void __launch_bounds__(kSweepBlockThreads)
@@ -161,29 +157,18 @@ __global__ void __launch_bounds__(kSweepBlockThreads)
   const std::uint32_t word = std::uint32_t(i / count), v = first + std::uint32_t(i % count);
   const std::uint64_t* plane = s.from + word * s.stride;
   HubCount live = count_strided(plane, L.neighbors + L.hub_row_begin[v], L.degree[v], threadIdx.x % 32, 32);
-  warp_sum(live);
+  warp_combine(HubCountFold{}, live);
   if (threadIdx.x % 32 == 0) s.to[word * s.stride + v] = next_word(s.rule, word, __ldg(plane + v), live);
 }
 
 // One block of kGiantHubThreads per (giant hub, word): giant hubs 0 .. count - 1, word-major.
 __global__ void __launch_bounds__(kGiantHubThreads)
     packed_giant_hub_kernel(LayoutView L, PackedStep s, std::uint32_t count) {
-  constexpr int kWarps = kGiantHubThreads / 32;
-  __shared__ std::uint64_t partial[kWarps][kHubCountBits];
   const std::uint32_t word = blockIdx.x / count, v = blockIdx.x % count;
   const std::uint64_t* plane = s.from + word * s.stride;
-  HubCount live = count_strided(plane, L.neighbors + L.hub_row_begin[v], L.degree[v], threadIdx.x, kGiantHubThreads);
-  warp_sum(live);
-  if (threadIdx.x % 32 == 0)
-    for (int k = 0; k < kHubCountBits; ++k) partial[threadIdx.x / 32][k] = live.bit[k];
-  __syncthreads();
-  if (threadIdx.x != 0) return;
-  for (int w = 1; w < kWarps; ++w) {
-    HubCount other;
-    for (int k = 0; k < kHubCountBits; ++k) other.bit[k] = partial[w][k];
-    live.add(other);
-  }
-  s.to[word * s.stride + v] = next_word(s.rule, word, __ldg(plane + v), live);
+  const HubCount live = block_combine(HubCountFold{}, count_strided(plane, L.neighbors + L.hub_row_begin[v],
+                                                                    L.degree[v], threadIdx.x, kGiantHubThreads));
+  if (threadIdx.x == 0) s.to[word * s.stride + v] = next_word(s.rule, word, __ldg(plane + v), live);
 }
 
 // Word w of cells [0, cells) into both planes, from states whose element cell * members + m is
